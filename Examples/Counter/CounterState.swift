@@ -1,0 +1,41 @@
+import Observation
+import ReduxKit
+
+/// The counter's state: a count and how many increments were refused.
+@MainActor
+@Observable
+final class CounterState: ReduxState {
+  var count = 0
+  var errors: [String] = []
+  @ObservationIgnored lazy var readOnly = ReadOnly(self)
+
+  @MainActor
+  @Observable
+  final class ReadOnly: ReduxReadOnlyState {
+    private let state: CounterState
+    init(_ state: CounterState) { self.state = state }
+    var count: Int { state.count }
+    var errors: [String] { state.errors }
+  }
+}
+
+enum CounterAction: ReduxAction {
+  case increment
+  case add(Int)
+  case reset
+  case recordError(String)
+
+  var id: String {
+    switch self {
+    case .increment: "increment"
+    case .add: "add"
+    case .reset: "reset"
+    case .recordError: "recordError"
+    }
+  }
+}
+
+struct NegativeAmount: Error, CustomStringConvertible {
+  let amount: Int
+  var description: String { "cannot add \(amount): negative amounts are refused" }
+}

@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+let package = Package(
+  name: "ReduxKit",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "ReduxKit", targets: ["ReduxKit"]),
+    .executable(name: "counter", targets: ["Counter"]),
+  ],
+  dependencies: [
+    .package(path: "Packages/ReduxCore")
+  ],
+  targets: [
+    .target(
+      name: "ReduxKit",
+      dependencies: [.product(name: "ReduxCore", package: "ReduxCore")]
+    ),
+    .executableTarget(
+      name: "Counter",
+      dependencies: ["ReduxKit"],
+      path: "Examples/Counter"
+    ),
+    .testTarget(
+      name: "IntegrationTests",
+      dependencies: [
+        "ReduxKit", "Counter",
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+      ],
+      path: "Tests/IntegrationTests"
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// MARK: - Shared settings (identical in every manifest; Scripts/check.sh verifies)
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+  ]
+}

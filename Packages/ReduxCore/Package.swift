@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+let package = Package(
+  name: "ReduxCore",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "ReduxCore", targets: ["ReduxCore"]),
+    .library(name: "ReduxCoreTesting", targets: ["ReduxCoreTesting"]),
+  ],
+  targets: [
+    .target(name: "ReduxCore"),
+    .target(name: "ReduxCoreTesting", dependencies: ["ReduxCore"]),
+    .testTarget(name: "ReduxCoreTests", dependencies: ["ReduxCore", "ReduxCoreTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// MARK: - Shared settings (identical in every manifest; Scripts/check.sh verifies)
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+  ]
+}

@@ -1,0 +1,31 @@
+/// The once-only flags of one pass through the pipeline: which contexts already called
+/// `next()` or `complete()`.
+///
+/// Contexts are values that may be copied and may escape into tasks, so the flags live in this
+/// shared object. The worker reuses one frame from action to action while no context escaped
+/// (see ``DispatchWorker/prepareFrame()``), so a dispatch normally allocates nothing here.
+@MainActor
+@usableFromInline
+final class DispatchFrame {
+  private var consumed: [Bool]
+  private var isPristine = true
+
+  init(flagCount: Int) {
+    consumed = Array(repeating: false, count: flagCount)
+  }
+
+  /// Sets flag `index`; returns `false` if it was already set.
+  @usableFromInline
+  func consume(_ index: Int) -> Bool {
+    if consumed[index] { return false }
+    consumed[index] = true
+    isPristine = false
+    return true
+  }
+
+  func reset() {
+    guard !isPristine else { return }
+    for index in consumed.indices { consumed[index] = false }
+    isPristine = true
+  }
+}

@@ -1,0 +1,232 @@
+/// Runs the pipeline on the main actor: drains the ``Dispatcher`` in batches, folds middlewares
+/// around the reducers, routes errors to the resolvers, launches middleware tasks, and owns the
+/// state subscriptions.
+///
+/// The store holds the worker; the worker never holds the store, so releasing the store ends
+/// everything (see ``shutdown()``).
+@MainActor
+@usableFromInline
+final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
+  typealias Log = Store<State, Action>.Log
+
+  /// An admitted action waiting for the main actor.
+  struct Pending: Sendable {
+    let action: Action
+    let limited: Bool
+    let completion: Completion?
+  }
+
+  /// Who waits for an action's result.
+  enum Completion: Sendable {
+    case callback(@Sendable (State.ReadOnly) -> Void)
+    case continuation(CheckedContinuation<Result<State.ReadOnly, DispatchError>, Never>)
+  }
+
+  let state: State
+  let readOnly: State.ReadOnly
+  @usableFromInline let middlewares: [AnyMiddleware<State, Action>]
+  @usableFromInline let reducers: [AnyReducer<State, Action>]
+  let resolvers: [AnyResolver<State, Action>]
+  nonisolated let onLog: (@Sendable (Log) -> Void)?
+  nonisolated let dispatcher: Dispatcher<Pending>
+  nonisolated let tasks = TaskManager()
+  /// Flags `0 ..< reducerFlagOffset` belong to middlewares (`next`, `complete`), the rest to
+  /// reducers (`complete`).
+  @usableFromInline let reducerFlagOffset: Int
+  private var spareFrame: DispatchFrame
+  private var subscriptions: [ObjectIdentifier: any StateSubscription] = [:]
+  private(set) var isShutdown = false
+
+  init(
+    state: State,
+    middlewares: [AnyMiddleware<State, Action>],
+    resolvers: [AnyResolver<State, Action>],
+    reducers: [AnyReducer<State, Action>],
+    queueCapacity: Int,
+    onLog: (@Sendable (Log) -> Void)?
+  ) {
+    self.state = state
+    self.readOnly = state.readOnly
+    self.middlewares = middlewares
+    self.reducers = reducers
+    self.resolvers = resolvers
+    self.onLog = onLog
+    self.dispatcher = Dispatcher(capacity: queueCapacity)
+    self.reducerFlagOffset = 2 * middlewares.count
+    self.spareFrame = DispatchFrame(flagCount: 2 * middlewares.count + reducers.count)
+  }
+
+  // MARK: - Admission (any thread)
+
+  /// Admits an action, scheduling a main-actor drain if none is pending. A refusal is logged
+  /// and returned.
+  @discardableResult
+  nonisolated func enqueue(_ action: Action, limit: UInt, completion: Completion?)
+    -> DispatchError?
+  {
+    let pending = Pending(action: action, limited: limit > 0, completion: completion)
+    switch dispatcher.enqueue(pending, id: action.id, limit: limit) {
+    case .accepted(let scheduleDrain):
+      if scheduleDrain { Task { @MainActor in self.drain() } }
+      return nil
+    case .refused(let reason):
+      onLog?(.store(.refused(action, reason: reason)))
+      return reason
+    }
+  }
+
+  nonisolated func enqueue(contentsOf actions: [Action], limit: UInt) {
+    for action in actions { enqueue(action, limit: limit, completion: nil) }
+  }
+
+  nonisolated func log(_ entry: Log) {
+    onLog?(entry)
+  }
+
+  // MARK: - Pipeline (main actor)
+
+  /// Processes every admitted action, batch after batch, until the queue is empty.
+  private func drain() {
+    var batch: [Pending] = []
+    while true {
+      switch dispatcher.nextBatch(into: &batch) {
+      case .ready:
+        for index in batch.indices {
+          // NB: a middleware may shut the store down mid-batch; the rest must not run.
+          guard !isShutdown else { return discard(batch[index...]) }
+          process(batch[index])
+        }
+      case .idle(let waiters):
+        for waiter in waiters { waiter.resume() }
+        return
+      case .shutdown:
+        return
+      }
+    }
+  }
+
+  private func process(_ pending: Pending) {
+    runMiddleware(at: 0, frame: prepareFrame(), action: pending.action)
+    if pending.limited { dispatcher.release(id: pending.action.id) }
+    switch pending.completion {
+    case nil: break
+    case .callback(let callback): callback(readOnly)
+    case .continuation(let continuation): continuation.resume(returning: .success(readOnly))
+    }
+  }
+
+  /// Reuses the frame of the previous action unless one of its contexts escaped (into a task,
+  /// say) and may still call `next()` or `complete()`.
+  private func prepareFrame() -> DispatchFrame {
+    if isKnownUniquelyReferenced(&spareFrame) {
+      spareFrame.reset()
+    } else {
+      spareFrame = DispatchFrame(flagCount: reducerFlagOffset + reducers.count)
+    }
+    return spareFrame
+  }
+
+  @usableFromInline
+  func runMiddleware(at index: Int, frame: DispatchFrame, action: Action) {
+    guard index < middlewares.count else { return reduce(action, frame: frame) }
+    let context = MiddlewareContext(
+      action: action, worker: self, frame: frame, index: index, start: now())
+    do {
+      try middlewares[index].handler(context)
+    } catch {
+      context.fail(with: error)
+    }
+  }
+
+  private func reduce(_ action: Action, frame: DispatchFrame) {
+    for index in reducers.indices {
+      reducers[index].reduce(
+        ReducerContext(
+          state: state, action: action, worker: self, frame: frame, index: index, start: now()))
+    }
+  }
+
+  /// Runs the resolver chain for `error` at once.
+  func resolve(_ error: any Error, action: Action, origin: Origin) {
+    let frame = DispatchFrame(flagCount: 2 * resolvers.count)
+    runResolver(at: 0, frame: frame, error: error, action: action, origin: origin)
+  }
+
+  func runResolver(
+    at index: Int, frame: DispatchFrame, error: any Error, action: Action, origin: Origin
+  ) {
+    guard index < resolvers.count else {
+      return log(.store(.unresolvedError(error, action: action, origin: origin)))
+    }
+    resolvers[index].run(
+      ResolverContext(
+        state: readOnly, action: action, error: error, origin: origin, worker: self,
+        frame: frame, index: index, start: now()))
+  }
+
+  /// Starts a middleware task on the task runtime; its errors reach the resolvers.
+  func launch(
+    id: (any TaskID)?, action: Action, origin: Origin,
+    _ operation: @escaping MiddlewareContext<State, Action>.TaskContext
+  ) {
+    let readOnly = self.readOnly
+    let started = tasks.run(id: id) {
+      try await operation(readOnly)
+    } onFailure: { @MainActor [weak self] error in
+      self?.resolve(error, action: action, origin: origin)
+    }
+    if started == nil { log(.store(.taskRefused(action, origin: origin))) }
+  }
+
+  /// The start of a timing, or `nil` (no clock read) when nobody listens to logs.
+  @inline(__always)
+  private func now() -> ContinuousClock.Instant? {
+    onLog == nil ? nil : ContinuousClock.now
+  }
+
+  // MARK: - Subscriptions
+
+  func subscribe<Value: Equatable & Sendable>(
+    to select: @escaping @MainActor (State.ReadOnly) -> Value
+  ) -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Value.self, bufferingPolicy: .bufferingNewest(1))
+    guard !isShutdown else {
+      continuation.finish()
+      return stream
+    }
+    let subscription = SelectionSubscription(readOnly: readOnly, select: select, continuation)
+    let key = ObjectIdentifier(subscription)
+    subscriptions[key] = subscription
+    continuation.onTermination = { [weak self] _ in
+      Task { @MainActor in self?.subscriptions[key] = nil }
+    }
+    subscription.refresh()
+    return stream
+  }
+
+  // MARK: - Teardown
+
+  /// Refuses new actions, cancels every task, ends every subscription, and settles every
+  /// pending action: `dispatchWithResult` callers resume with ``DispatchError/shutdown``, the
+  /// others are logged as discarded.
+  func shutdown() {
+    guard !isShutdown else { return }
+    isShutdown = true
+    tasks.shutdown()
+    let discarded = dispatcher.shutdown()
+    discard(discarded[...])
+    for subscription in subscriptions.values { subscription.finish() }
+    subscriptions = [:]
+    log(.store(.shutdown(discarded: discarded.count)))
+  }
+
+  private func discard(_ actions: ArraySlice<Pending>) {
+    for pending in actions {
+      if case .continuation(let continuation) = pending.completion {
+        continuation.resume(returning: .failure(.shutdown))
+      }
+      log(.store(.discarded(pending.action, reason: .shutdown)))
+    }
+  }
+}

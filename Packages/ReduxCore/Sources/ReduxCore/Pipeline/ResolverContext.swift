@@ -1,0 +1,81 @@
+/// What a resolver receives for one error, and what it may do with it.
+///
+/// `next()` and `complete()` are once-only, including through ``args``.
+public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable {
+  /// Dispatches actions to the tail of the queue: `dispatch(maxDispatchable, actions...)`.
+  public typealias Dispatch = MiddlewareContext<State, Action>.Dispatch
+  /// Forwards the error (`nil` arguments keep the current error or action).
+  public typealias Next = @MainActor @Sendable () -> Void
+
+  /// The live read-only state.
+  public let state: State.ReadOnly
+  /// The action during which the error happened.
+  public let action: Action
+  /// The error.
+  public let error: any Error
+  /// Where the error came from.
+  public let origin: Origin
+  @usableFromInline let worker: DispatchWorker<State, Action>
+  @usableFromInline let frame: DispatchFrame
+  @usableFromInline let index: Int
+  @usableFromInline let start: ContinuousClock.Instant?
+
+  init(
+    state: State.ReadOnly, action: Action, error: any Error, origin: Origin,
+    worker: DispatchWorker<State, Action>, frame: DispatchFrame, index: Int,
+    start: ContinuousClock.Instant?
+  ) {
+    self.state = state
+    self.action = action
+    self.error = error
+    self.origin = origin
+    self.worker = worker
+    self.frame = frame
+    self.index = index
+    self.start = start
+  }
+
+  /// The id of the resolver this context belongs to.
+  public var resolverID: String { worker.resolvers[index].id }
+
+  /// Forwards the error to the next resolver. Once-only.
+  @MainActor public func next() {
+    next(error, action)
+  }
+
+  /// Forwards another error or action to the next resolver. Once-only (shared with ``next()``).
+  @MainActor public func next(_ error: any Error, _ action: Action) {
+    guard frame.consume(2 * index) else { return }
+    worker.runResolver(at: index + 1, frame: frame, error: error, action: action, origin: origin)
+  }
+
+  /// Dispatches one action to the tail of the queue. A refusal is reported through `onLog`.
+  public func dispatch(_ action: Action) {
+    worker.enqueue(action, limit: 0, completion: nil)
+  }
+
+  /// Dispatches actions to the tail of the queue, each limited by `maxDispatchable`.
+  public func dispatch(_ maxDispatchable: UInt, _ actions: Action...) {
+    worker.enqueue(contentsOf: actions, limit: maxDispatchable)
+  }
+
+  /// Emits this resolver's timing log when the store has an `onLog`. Once-only.
+  @MainActor public func complete(_ succeeded: Bool = true) {
+    guard let start, frame.consume(2 * index + 1) else { return }
+    worker.log(.resolver(resolverID, action, ContinuousClock.now - start, succeeded, error))
+  }
+
+  /// `let (state, dispatch, next, origin, error, action) = context.args`. The `next` in it is
+  /// once-only, like ``next()``.
+  public var args: (State.ReadOnly, Dispatch, Next, Origin, any Error, Action) {
+    let context = self
+    return (
+      state,
+      { limit, actions in context.worker.enqueue(contentsOf: actions, limit: limit) },
+      { context.next() },
+      origin,
+      error,
+      action
+    )
+  }
+}

@@ -1,0 +1,42 @@
+public import Observation
+
+/// The mutable, observable state a ``Store`` owns.
+///
+/// Only reducers receive the mutable state. Everything else (middleware tasks, resolvers,
+/// completions, readers of the store) sees the ``ReadOnly`` projection.
+///
+/// ```swift
+/// @MainActor @Observable
+/// final class CounterState: ReduxState {
+///   var count = 0
+///   @ObservationIgnored lazy var readOnly = ReadOnly(self)
+///
+///   @MainActor @Observable
+///   final class ReadOnly: ReduxReadOnlyState {
+///     private let state: CounterState
+///     init(_ state: CounterState) { self.state = state }
+///     var count: Int { state.count }
+///   }
+/// }
+/// ```
+@MainActor
+public protocol ReduxState: AnyObject, Observable, Sendable {
+  /// The read-only projection handed to everything but reducers.
+  associatedtype ReadOnly: ReduxReadOnlyState where ReadOnly.State == Self
+
+  /// The read-only projection of this state. The store reads it once, at initialisation.
+  var readOnly: ReadOnly { get }
+}
+
+/// A read-only projection of a ``ReduxState``.
+///
+/// The projection is a live view: reading it later shows later mutations. Copy the values you
+/// need if you want a snapshot.
+@MainActor
+public protocol ReduxReadOnlyState: AnyObject, Observable, Sendable {
+  /// The state this projection reads.
+  associatedtype State
+
+  /// Creates the projection of `state`.
+  init(_ state: State)
+}

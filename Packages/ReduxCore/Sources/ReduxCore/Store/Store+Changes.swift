@@ -1,0 +1,20 @@
+extension Store {
+  /// The values of a selection of the state, as they change.
+  ///
+  /// The stream starts with the current value, then yields a new value after each batch of
+  /// actions that changed it (equal values are skipped; a slow reader sees the latest). It ends
+  /// when the store shuts down.
+  ///
+  /// ```swift
+  /// for await count in store.changes(of: \.count) {
+  ///   render(count)
+  /// }
+  /// ```
+  ///
+  /// - Parameter select: Reads the value from the read-only state. What it reads is observed.
+  public func changes<Value: Equatable & Sendable>(
+    of select: @escaping @MainActor (State.ReadOnly) -> Value
+  ) -> AsyncStream<Value> {
+    worker.subscribe(to: select)
+  }
+}

@@ -1,0 +1,45 @@
+extension Store {
+  /// What a store reports through `onLog`.
+  ///
+  /// Timing entries (`middleware`, `reducer`, `resolver`) are emitted by each component's
+  /// `context.complete()`; `store` entries by the store itself.
+  public enum Log: Sendable {
+    /// `complete` of a middleware: id, action, elapsed time since it started, result.
+    case middleware(String, Action, Duration, Result<Bool, any Error>)
+    /// `complete` of a reducer: id, action, elapsed time, whether it succeeded.
+    case reducer(String, Action, Duration, Bool)
+    /// `complete` of a resolver: id, action, elapsed time, whether it succeeded, the error.
+    case resolver(String, Action, Duration, Bool, any Error)
+    /// Something the store itself did or refused.
+    case store(Event)
+  }
+
+  /// Something the store itself did or refused, reported as ``Log/store(_:)``.
+  public enum Event: Sendable, CustomStringConvertible {
+    /// A dispatch was refused; the action never ran.
+    case refused(Action, reason: DispatchError)
+    /// An admitted action never ran: the store shut down first.
+    case discarded(Action, reason: DispatchError)
+    /// An error no resolver handled (there were none, or all forwarded it).
+    case unresolvedError(any Error, action: Action, origin: Origin)
+    /// A middleware started a task after the store shut down; it did not run.
+    case taskRefused(Action, origin: Origin)
+    /// The store shut down, discarding this many queued actions.
+    case shutdown(discarded: Int)
+
+    public var description: String {
+      switch self {
+      case .refused(let action, let reason):
+        "refused '\(action.id)': \(reason)"
+      case .discarded(let action, let reason):
+        "discarded '\(action.id)': \(reason)"
+      case .unresolvedError(let error, let action, let origin):
+        "unresolved error from \(origin) during '\(action.id)': \(error)"
+      case .taskRefused(let action, let origin):
+        "task of \(origin) during '\(action.id)' refused: store shut down"
+      case .shutdown(let discarded):
+        "shut down, \(discarded) queued action(s) discarded"
+      }
+    }
+  }
+}

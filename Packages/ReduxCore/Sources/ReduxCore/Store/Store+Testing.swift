@@ -1,0 +1,7 @@
+extension Store {
+  /// Suspends until every admitted action has been processed, including actions dispatched
+  /// while processing. Backs `ReduxCoreTesting`'s `processQueuedActions()`.
+  package func waitForQueueIdle() async {
+    await worker.dispatcher.waitForIdle()
+  }
+}

@@ -1,0 +1,87 @@
+public import Observation
+
+/// The store: holds the state and runs every dispatched action through the pipeline.
+///
+/// `dispatch` can be called from any thread. Actions wait in a bounded FIFO queue and run on
+/// the main actor, in batches: one main-actor job processes every action queued when it runs.
+/// Each action goes through the middlewares (first registered runs first, in onion order), the
+/// reducers (in array order), and, for errors, the resolvers.
+///
+/// ```swift
+/// let store = Store(
+///   initialState: CounterState(),
+///   middlewares: [logging],
+///   resolvers: [recovery],
+///   reducers: [counter]
+/// )
+/// store.dispatch(.increment)
+/// let state = await store.dispatchWithResult(.increment)
+/// ```
+///
+/// Nothing is dropped silently: a refused dispatch returns `false` (or throws, with the
+/// `try` variants) and is reported through `onLog` as ``Event/refused(_:reason:)``.
+///
+/// Releasing the store, or calling ``shutdown()``, refuses further actions, cancels every task
+/// its middlewares started, ends every ``changes(of:)`` stream, and resumes every pending
+/// `dispatchWithResult`.
+@MainActor
+@Observable
+@dynamicMemberLookup
+public final class Store<State: ReduxState, Action: ReduxAction> {
+  /// The default bound of the action queue.
+  public nonisolated static var defaultQueueCapacity: Int { 256 }
+
+  nonisolated let worker: DispatchWorker<State, Action>
+
+  /// The live read-only state.
+  public var state: State.ReadOnly { worker.readOnly }
+
+  /// Reads a value of the state: `store.count` for `store.state.count`.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State.ReadOnly, Value>) -> Value {
+    worker.readOnly[keyPath: keyPath]
+  }
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the store owns from now on.
+  ///   - middlewares: Run first-registered-first, before the reducers.
+  ///   - resolvers: Run first-registered-first for every error a middleware throws or resolves.
+  ///   - reducers: Run in array order for every action the middlewares forward.
+  ///   - queueCapacity: How many admitted actions may wait for the main actor at once; a
+  ///     dispatch beyond it is refused with ``DispatchError/queueFull(capacity:)``.
+  ///   - onLog: Receives timing logs and store events, on the thread where they happen. When
+  ///     `nil`, the pipeline reads no clock.
+  public init(
+    initialState: State,
+    middlewares: [AnyMiddleware<State, Action>] = [],
+    resolvers: [AnyResolver<State, Action>] = [],
+    reducers: [AnyReducer<State, Action>] = [],
+    queueCapacity: Int = defaultQueueCapacity,
+    onLog: (@Sendable (Log) -> Void)? = nil
+  ) {
+    worker = DispatchWorker(
+      state: initialState, middlewares: middlewares, resolvers: resolvers, reducers: reducers,
+      queueCapacity: queueCapacity, onLog: onLog)
+  }
+
+  /// A store with an empty pipeline, for previews and tests that only read state.
+  public static func previewState(_ state: State) -> Store {
+    Store(initialState: state)
+  }
+
+  isolated deinit {
+    worker.shutdown()
+  }
+
+  /// Ends the store: refuses further actions (``DispatchError/shutdown``), cancels every task
+  /// its middlewares started, ends every ``changes(of:)`` stream, and resumes every pending
+  /// `dispatchWithResult`. Actions still queued are logged as ``Event/discarded(_:reason:)``.
+  /// Calling it again does nothing.
+  public func shutdown() {
+    worker.shutdown()
+  }
+
+  /// The task runtime running this store's middleware tasks.
+  public nonisolated var tasks: TaskManager { worker.tasks }
+}

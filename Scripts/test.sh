@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds every package with warnings as errors and runs its tests, then the root package's.
+# Stops at the first failure. Ends with one line: "N passed, N failed".
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Counts Swift Testing results in $log: passed tests and failed tests.
+count() {
+  local p f
+  p=$(grep -E '^.?.? ?Test [^ ].* passed after' "$log" | grep -vc 'Test run with' || true)
+  f=$(grep -E '^.?.? ?Test [^ ].* failed after' "$log" | grep -vc 'Test run with' || true)
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
+finish() {
+  echo "$passed passed, $failed failed"
+  exit "$1"
+}
+
+run_tests() {
+  local name=$1; shift
+  echo "==> $name: build"
+  if ! swift build "$@" --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 40; then
+    echo "==> $name: build failed"
+    failed=$((failed + 1))
+    finish 1
+  fi
+  echo "==> $name: test"
+  set +e
+  swift test "$@" --skip-build 2>&1 | tee "$log" | grep -E '(✘|Test run with|error:|Fatal)' 
+  local status=${PIPESTATUS[0]}
+  set -e
+  count
+  if [ "$status" -ne 0 ]; then
+    echo "==> $name: tests failed (exit $status)"
+    [ "$failed" -gt 0 ] || failed=1
+    finish 1
+  fi
+}
+
+for manifest in Packages/*/Package.swift; do
+  package=$(dirname "$manifest")
+  run_tests "$package" --package-path "$package"
+done
+
+# ReduxCore's concurrency machinery also runs under ThreadSanitizer (not counted twice).
+echo "==> Packages/ReduxCore: test under ThreadSanitizer"
+set +e
+swift test --package-path Packages/ReduxCore --sanitize=thread \
+  --scratch-path Packages/ReduxCore/.build-tsan > "$log" 2>&1
+status=$?
+set -e
+grep -E '(✘|Test run with|WARNING: ThreadSanitizer)' "$log" || true
+if [ "$status" -ne 0 ] || grep -q 'WARNING: ThreadSanitizer' "$log"; then
+  echo "==> ReduxCore under ThreadSanitizer failed"
+  tail -n 60 "$log"
+  failed=$((failed + 1))
+  finish 1
+fi
+
+run_tests "ReduxKit (root)" --package-path "$root"
+finish 0

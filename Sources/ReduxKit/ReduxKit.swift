@@ -1,0 +1,2 @@
+// The umbrella module: `import ReduxKit` brings in every ReduxKit module.
+@_exported public import ReduxCore
