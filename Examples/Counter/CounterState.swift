@@ -7,7 +7,7 @@ import ReduxKit
 final class CounterState: ReduxState {
   var count = 0
   var errors: [String] = []
-  @ObservationIgnored lazy var readOnly = ReadOnly(self)
+  var readOnly: ReadOnly { ReadOnly(self) }
 
   @MainActor
   @Observable

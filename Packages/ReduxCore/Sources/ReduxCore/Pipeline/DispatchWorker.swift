@@ -187,7 +187,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   // MARK: - Subscriptions
 
   func subscribe<Value: Equatable & Sendable>(
-    to select: @escaping @MainActor (State.ReadOnly) -> Value
+    to select: @escaping (State.ReadOnly) -> Value
   ) -> AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Value.self, bufferingPolicy: .bufferingNewest(1))

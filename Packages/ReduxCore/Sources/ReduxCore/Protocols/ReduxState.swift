@@ -9,7 +9,8 @@ public import Observation
 /// @MainActor @Observable
 /// final class CounterState: ReduxState {
 ///   var count = 0
-///   @ObservationIgnored lazy var readOnly = ReadOnly(self)
+///   // Computed: the store reads it once. A stored projection would form a retain cycle.
+///   var readOnly: ReadOnly { ReadOnly(self) }
 ///
 ///   @MainActor @Observable
 ///   final class ReadOnly: ReduxReadOnlyState {

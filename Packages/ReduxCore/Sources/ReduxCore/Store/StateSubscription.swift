@@ -16,13 +16,13 @@ final class SelectionSubscription<ReadOnly: ReduxReadOnlyState, Value: Equatable
   StateSubscription
 {
   private let readOnly: ReadOnly
-  private let select: @MainActor (ReadOnly) -> Value
+  private let select: (ReadOnly) -> Value
   private let continuation: AsyncStream<Value>.Continuation
   private var last: Value?
   private var isFinished = false
 
   init(
-    readOnly: ReadOnly, select: @escaping @MainActor (ReadOnly) -> Value,
+    readOnly: ReadOnly, select: @escaping (ReadOnly) -> Value,
     _ continuation: AsyncStream<Value>.Continuation
   ) {
     self.readOnly = readOnly

@@ -13,7 +13,7 @@ extension Store {
   ///
   /// - Parameter select: Reads the value from the read-only state. What it reads is observed.
   public func changes<Value: Equatable & Sendable>(
-    of select: @escaping @MainActor (State.ReadOnly) -> Value
+    of select: @escaping (State.ReadOnly) -> Value
   ) -> AsyncStream<Value> {
     worker.subscribe(to: select)
   }

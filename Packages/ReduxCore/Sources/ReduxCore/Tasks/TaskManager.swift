@@ -71,14 +71,13 @@ public final class TaskManager: Sendable {
       replaced?.cancel()
       token = reserved
     }
+    // NB: the work is handed over through a box the task empties, so that everything it
+    // captured is released before `finish` tells waiters the task is over.
+    let work = Mutex<Work?>(Work(operation: operation, onFailure: onFailure))
     let task = Task(priority: priority) {
       _ = isolation  // NB: capturing the isolated parameter makes the task run on that actor.
-      do {
-        try await operation()
-      } catch is CancellationError where Task.isCancelled {
-        // Cancellation is how tasks are stopped, not a failure.
-      } catch {
-        await onFailure(error)
+      if let taken = work.withLock({ $0.take() }) {
+        await taken.execute()
       }
       self.finish(token: token)
     }
@@ -111,6 +110,22 @@ public final class TaskManager: Sendable {
     await withCheckedContinuation { continuation in
       let registered = machine.withLock { $0.waitForIdle(continuation) }
       if !registered { continuation.resume() }
+    }
+  }
+
+  /// One task's operation and failure handler, run once.
+  private struct Work {
+    let operation: () async throws -> Void
+    let onFailure: (any Error) async -> Void
+
+    consuming func execute() async {
+      do {
+        try await operation()
+      } catch is CancellationError where Task.isCancelled {
+        // Cancellation is how tasks are stopped, not a failure.
+      } catch {
+        await onFailure(error)
+      }
     }
   }
 

@@ -1,0 +1,53 @@
+import ReduxCore
+import ReduxCoreTesting
+import Testing
+
+@Suite @MainActor
+struct QueueTests {
+  @Test func defaultCapacityIs256() async {
+    let logs = Logs()
+    let store = TestStore(initialState: TestState(), reducers: [counter], onLog: logs.onLog)
+    let accepted = (0..<300).filter { _ in store.dispatch(.inc) { _ in } }.count
+    await store.processQueuedActions()
+    #expect(accepted == 256)
+    #expect(store.value == 256)
+    #expect(logs.events.count == 44)
+  }
+
+  @Test func fullQueueRefusesWithATypedReason() async {
+    let store = TestStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
+    store.dispatch(.inc)
+    store.dispatch(.inc)
+    #expect(throws: DispatchError.queueFull(capacity: 2)) { try store.tryDispatch(.inc) }
+    await #expect(throws: DispatchError.queueFull(capacity: 2)) {
+      try await store.tryDispatchWithResult(.inc)
+    }
+    await store.processQueuedActions()
+    #expect(store.value == 2)
+  }
+
+  @Test func capacityFreesAsBatchesAreTaken() async throws {
+    let store = TestStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
+    for _ in 0..<5 {
+      try store.tryDispatch(.inc)
+      try store.tryDispatch(.inc)
+      await store.processQueuedActions()
+    }
+    #expect(store.value == 10)
+  }
+
+  @Test func actionsDispatchedWhileProcessingCountAgainstTheCapacity() async {
+    let logs = Logs()
+    let fanOut = Middle(id: "fan-out") { context in
+      if context.action == .run { context.dispatch(0, .inc, .inc, .inc) }
+      context.next()
+    }
+    let store = TestStore(
+      initialState: TestState(), middlewares: [fanOut], reducers: [counter], queueCapacity: 2,
+      onLog: logs.onLog)
+    await store.dispatchWithResult(.run)
+    await store.processQueuedActions()
+    #expect(store.value == 2)
+    #expect(logs.events.map(\.description) == ["refused 'inc': queue full: 2 actions already pending"])
+  }
+}

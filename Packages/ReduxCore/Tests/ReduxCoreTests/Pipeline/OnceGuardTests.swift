@@ -1,0 +1,165 @@
+import ReduxCore
+import ReduxCoreTesting
+import Testing
+
+@testable import ReduxCore
+
+@Suite @MainActor
+struct OnceGuardTests {
+  @Test func nextIsOnceOnly() async {
+    let twice = Middle(id: "twice") { context in
+      context.next()
+      context.next()
+      context.next(.add(100))
+    }
+    let store = TestStore(initialState: TestState(), middlewares: [twice], reducers: [counter])
+    let state = await store.dispatchWithResult(.inc)
+    #expect(state.value == 1)
+  }
+
+  @Test func nextThroughArgsIsOnceOnly() async {
+    let twice = Middle(id: "twice") { context in
+      let (_, _, _, next, action) = context.args
+      next(action)
+      next(action)
+      context.next()
+    }
+    let store = TestStore(initialState: TestState(), middlewares: [twice], reducers: [counter])
+    let state = await store.dispatchWithResult(.inc)
+    #expect(state.value == 1)
+  }
+
+  @Test func resolverNextThroughArgsIsOnceOnly() async {
+    let trace = Trace()
+    let thrower = Middle(id: "thrower") { _ in throw TestError() }
+    let twice = Resolve(id: "twice") { context in
+      let (_, _, next, origin, _, _) = context.args
+      #expect(origin == .middleware("thrower"))
+      next()
+      next()
+      context.next()
+    }
+    let last = Resolve(id: "last") { _ in trace.append("last") }
+    let store = TestStore(initialState: TestState(), middlewares: [thrower], resolvers: [twice, last])
+    await store.dispatchWithResult(.run)
+    #expect(trace.all == ["last"])
+  }
+
+  @Test func completeEmitsOneLogPerComponent() async {
+    let logs = Logs()
+    let m1 = Middle(id: "m1") { context in
+      context.next()
+      context.complete()
+      context.complete()
+    }
+    let m2 = Middle(id: "m2") { context in context.next() }
+    let r1 = Reduce(id: "r1") { context in if context.action == .run { context.complete() } }
+    let r2 = Reduce(id: "r2") { context in
+      if context.action == .inc {
+        context.complete()
+        context.complete(false)
+      }
+    }
+    let store = TestStore(
+      initialState: TestState(), middlewares: [m1, m2], reducers: [r1, r2], onLog: logs.onLog)
+    await store.dispatchWithResult(.inc)
+    #expect(logs.middlewareEntries.map(\.id) == ["m1"])
+    #expect(logs.reducerEntries.map(\.id) == ["r2"])
+    #expect(logs.reducerEntries.map(\.succeeded) == [true])
+  }
+
+  @Test func completeEmitsOneLogPerResolver() async {
+    let logs = Logs()
+    let thrower = Middle(id: "thrower") { _ in throw TestError() }
+    let res1 = Resolve(id: "res1") { context in
+      context.complete()
+      context.complete()
+      context.next()
+    }
+    let res2 = Resolve(id: "res2") { _ in }
+    let store = TestStore(
+      initialState: TestState(), middlewares: [thrower], resolvers: [res1, res2], onLog: logs.onLog)
+    await store.dispatchWithResult(.run)
+    #expect(logs.resolverEntries.map(\.id) == ["res1"])
+  }
+
+  @Test func withoutOnLogNoClockIsRead() async {
+    let trace = Trace()
+    let probe = Middle(id: "probe") { context in
+      trace.append("middleware start: \(context.start == nil ? "none" : "read")")
+      context.next()
+      context.complete()
+    }
+    let reducer = Reduce(id: "r") { context in
+      trace.append("reducer start: \(context.start == nil ? "none" : "read")")
+    }
+    let quiet = TestStore(initialState: TestState(), middlewares: [probe], reducers: [reducer])
+    await quiet.dispatchWithResult(.run)
+    let logged = TestStore(
+      initialState: TestState(), middlewares: [probe], reducers: [reducer], onLog: { _ in })
+    await logged.dispatchWithResult(.run)
+    #expect(
+      trace.all == [
+        "middleware start: none", "reducer start: none",
+        "middleware start: read", "reducer start: read",
+      ])
+  }
+
+  @Test func deferredNextRunsOnceEvenAfterLaterActionsReuseTheFrame() async {
+    let gate = Gate()
+    let deferring = Middle(id: "deferring") { context in
+      guard context.action == .run else { return context.next() }
+      context.task { _ in
+        try await gate.wait()
+        context.next()
+        context.next()
+      }
+    }
+    let store = TestStore(initialState: TestState(), middlewares: [deferring], reducers: [counter])
+    store.dispatch(.run)
+    store.dispatch(.inc)
+    store.dispatch(.inc)
+    await store.processQueuedActions()
+    #expect(store.log == ["inc", "inc"])
+    gate.open()
+    await store.settle()
+    #expect(store.log == ["inc", "inc", "run"])
+    await store.dispatchWithResult(.inc)
+    #expect(store.log == ["inc", "inc", "run", "inc"])
+  }
+
+  @Test func completionReportsTheStateBeforeADeferredReduce() async {
+    let gate = Gate()
+    let deferring = Middle(id: "deferring") { context in
+      context.task { _ in
+        try await gate.wait()
+        context.next()
+      }
+    }
+    let store = TestStore(initialState: TestState(), middlewares: [deferring], reducers: [counter])
+    let valueAtCompletion = await store.dispatchWithResult(.inc).value
+    #expect(valueAtCompletion == 0)
+    gate.open()
+    await store.settle()
+    #expect(store.value == 1)
+  }
+
+  @Test func argsDestructureEveryContext() async {
+    let trace = Trace()
+    let middleware = Middle(id: "m") { context in
+      let (dispatch, _, _, next, action) = context.args
+      trace.append("m:\(action.id)")
+      if action == .run { dispatch(0, .note("dispatched")) }
+      next(action)
+    }
+    let reducer = Reduce(id: "r") { context in
+      let (state, action) = context.args
+      state.log.append("r:\(action.id)")
+    }
+    let store = TestStore(initialState: TestState(), middlewares: [middleware], reducers: [reducer])
+    store.dispatch(.run)
+    await store.processQueuedActions()
+    #expect(trace.all == ["m:run", "m:note"])
+    #expect(store.log == ["r:run", "r:note"])
+  }
+}

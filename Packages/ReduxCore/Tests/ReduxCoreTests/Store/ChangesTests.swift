@@ -1,0 +1,44 @@
+import ReduxCore
+import ReduxCoreTesting
+import Testing
+
+@Suite @MainActor
+struct ChangesTests {
+  @Test func streamStartsWithTheCurrentValue() async {
+    let store = TestStore(initialState: TestState(value: 7), reducers: [counter])
+    var iterator = store.changes(of: \.value).makeAsyncIterator()
+    #expect(await iterator.next() == 7)
+  }
+
+  @Test func aBatchOfActionsEmitsOnce() async {
+    let store = TestStore(initialState: TestState(), reducers: [counter])
+    var iterator = store.changes(of: \.value).makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    for _ in 0..<10 { store.dispatch(.inc) }
+    #expect(await iterator.next() == 10)
+    store.dispatch(.inc)
+    #expect(await iterator.next() == 11)
+  }
+
+  @Test func equalValuesAreSkipped() async {
+    let store = TestStore(initialState: TestState(), reducers: [counter])
+    var iterator = store.changes(of: \.value).makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    await store.dispatchWithResult(.set(0))
+    await store.dispatchWithResult(.note("unrelated"))
+    store.dispatch(.set(4))
+    #expect(await iterator.next() == 4)
+  }
+
+  @Test func selectionCanDeriveAValue() async {
+    let store = TestStore(initialState: TestState(), reducers: [counter])
+    var iterator = store.changes(of: { $0.value.isMultiple(of: 2) ? "even" : "odd" })
+      .makeAsyncIterator()
+    #expect(await iterator.next() == "even")
+    store.dispatch(.inc)
+    #expect(await iterator.next() == "odd")
+    await store.dispatchWithResult(.add(2))
+    store.dispatch(.inc)
+    #expect(await iterator.next() == "even")
+  }
+}
