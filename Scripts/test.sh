@@ -53,7 +53,8 @@ done
 # ReduxCore's concurrency machinery also runs under ThreadSanitizer (not counted twice).
 echo "==> Packages/ReduxCore: test under ThreadSanitizer"
 set +e
-swift test --package-path Packages/ReduxCore --sanitize=thread \
+TSAN_OPTIONS="suppressions=$root/Packages/ReduxCore/tsan-suppressions.txt" \
+  swift test --package-path Packages/ReduxCore --sanitize=thread \
   --scratch-path Packages/ReduxCore/.build-tsan > "$log" 2>&1
 status=$?
 set -e

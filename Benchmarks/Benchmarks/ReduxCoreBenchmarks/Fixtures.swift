@@ -1,0 +1,63 @@
+import Observation
+import ReduxCore
+
+@MainActor
+@Observable
+final class BenchState: ReduxState {
+  var count = 0
+  var readOnly: ReadOnly { ReadOnly(self) }
+
+  @MainActor
+  @Observable
+  final class ReadOnly: ReduxReadOnlyState {
+    private let state: BenchState
+    init(_ state: BenchState) { self.state = state }
+    var count: Int { state.count }
+  }
+}
+
+enum BenchAction: ReduxAction {
+  case increment
+  case add(Int)
+
+  var id: String {
+    switch self {
+    case .increment: "increment"
+    case .add: "add"
+    }
+  }
+}
+
+/// A reducer that mutates one property, as the benchmark prescribes.
+func countingReducer(_ id: String) -> AnyReducer<BenchState, BenchAction> {
+  AnyReducer(id: id) { context in
+    switch context.action {
+    case .increment: context.state.count &+= 1
+    case .add(let amount): context.state.count &+= amount
+    }
+  }
+}
+
+/// A pass-through middleware that reports its timing (a no-op without `onLog`).
+func passThrough(_ id: String) -> AnyMiddleware<BenchState, BenchAction> {
+  AnyMiddleware(id: id) { context in
+    context.next()
+    context.complete()
+  }
+}
+
+@MainActor
+func makeStore(middlewares: Int, reducers: Int, logging: Bool, capacity: Int)
+  -> Store<BenchState, BenchAction>
+{
+  Store(
+    initialState: BenchState(),
+    middlewares: (0..<middlewares).map { passThrough("m\($0)") },
+    reducers: (0..<reducers).map { countingReducer("r\($0)") },
+    queueCapacity: capacity,
+    onLog: logging ? { entry in blackHole(entry) } : nil
+  )
+}
+
+@inline(never)
+func blackHole<T>(_ value: T) {}

@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+let package = Package(
+  name: "Benchmarks",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  dependencies: [
+    .package(
+      url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1",
+      traits: ["MallocInterposer"]),
+    .package(path: "../Packages/ReduxCore"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "ReduxCoreBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "package-benchmark"),
+        .product(name: "ReduxCore", package: "ReduxCore"),
+      ],
+      path: "Benchmarks/ReduxCoreBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// MARK: - Shared settings (identical in every manifest; Scripts/check.sh verifies)
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+  ]
+}
