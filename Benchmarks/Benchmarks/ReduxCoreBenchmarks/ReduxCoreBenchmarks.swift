@@ -14,7 +14,7 @@ let benchmarks: @Sendable () -> Void = {
   )
 
   Benchmark("(a) bare pipeline: 3 middleware closures around 3 reducers", configuration: perAction) {
-    @MainActor benchmark in
+    @MainActor (benchmark: Benchmark) async in
     typealias Next = @MainActor (BenchAction) -> Void
     let state = BenchState()
     let reducers: [@MainActor (BenchState, BenchAction) -> Void] = (0..<3).map { _ in
