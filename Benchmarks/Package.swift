@@ -7,7 +7,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   dependencies: [
     .package(
-      url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1",
+      url: "https://github.com/ordo-one/benchmark", from: "1.38.1",
       traits: ["MallocInterposer"]),
     .package(path: "../Packages/ReduxCore"),
   ],
@@ -15,11 +15,11 @@ let package = Package(
     .executableTarget(
       name: "ReduxCoreBenchmarks",
       dependencies: [
-        .product(name: "Benchmark", package: "package-benchmark"),
+        .product(name: "Benchmark", package: "benchmark"),
         .product(name: "ReduxCore", package: "ReduxCore"),
       ],
       path: "Benchmarks/ReduxCoreBenchmarks",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     )
   ],
   swiftLanguageModes: [.v6]
