@@ -2,7 +2,9 @@
 /// FIFO batches for the main-actor drain, and waiters for "idle".
 ///
 /// It performs no side effects: every event returns what its owner (``Dispatcher``) must do.
+@usableFromInline
 struct DispatchQueueStateMachine<Element, Waiter> {
+  @usableFromInline
   enum Phase: Equatable {
     /// No drain job is scheduled; the next admitted element must schedule one.
     case idle
@@ -12,11 +14,13 @@ struct DispatchQueueStateMachine<Element, Waiter> {
     case shutdown
   }
 
+  @usableFromInline
   enum Admission: Equatable {
     case accepted(scheduleDrain: Bool)
     case refused(DispatchError)
   }
 
+  @usableFromInline
   enum Batch {
     /// The batch buffer holds the next elements: process them in order, then ask again.
     case ready
@@ -26,12 +30,13 @@ struct DispatchQueueStateMachine<Element, Waiter> {
     case shutdown
   }
 
-  let capacity: Int
-  private(set) var phase = Phase.idle
-  private var pending: [Element] = []
-  private var pendingCount: [String: UInt] = [:]
-  private var idleWaiters: [Waiter] = []
+  @usableFromInline let capacity: Int
+  @usableFromInline var phase = Phase.idle
+  @usableFromInline var pending: [Element] = []
+  @usableFromInline var pendingCount: [String: UInt] = [:]
+  @usableFromInline var idleWaiters: [Waiter] = []
 
+  @usableFromInline
   init(capacity: Int) {
     precondition(capacity > 0, "A dispatch queue needs a capacity of at least 1, got \(capacity)")
     self.capacity = capacity
@@ -39,6 +44,7 @@ struct DispatchQueueStateMachine<Element, Waiter> {
 
   /// Admits `element` unless the queue is shut down, full, or `limit` elements of `id` are
   /// already pending. `limit == 0` means unlimited and is not counted.
+  @inlinable
   mutating func enqueue(_ element: Element, id: String, limit: UInt) -> Admission {
     if phase == .shutdown { return .refused(.shutdown) }
     if pending.count >= capacity { return .refused(.queueFull(capacity: capacity)) }
@@ -56,6 +62,7 @@ struct DispatchQueueStateMachine<Element, Waiter> {
   }
 
   /// Frees the rate-limit slot of a limited element once its pipeline has run.
+  @inlinable
   mutating func release(id: String) {
     guard let count = pendingCount[id] else {
       // A shutdown clears the counters while a batch may still be running.
@@ -66,6 +73,7 @@ struct DispatchQueueStateMachine<Element, Waiter> {
   }
 
   /// Moves every pending element into `batch`, whose storage (already processed) is reused.
+  @inlinable
   mutating func nextBatch(into batch: inout [Element]) -> Batch {
     switch phase {
     case .shutdown:

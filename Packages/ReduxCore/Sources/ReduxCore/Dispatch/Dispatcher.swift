@@ -1,24 +1,29 @@
-import Synchronization
+public import Synchronization
 
 /// The thread-safe owner of a ``DispatchQueueStateMachine``: admission from any thread, batches
 /// for the main-actor drain.
+@usableFromInline
 final class Dispatcher<Element: Sendable>: Sendable {
-  typealias Machine = DispatchQueueStateMachine<Element, CheckedContinuation<Void, Never>>
+  @usableFromInline typealias Machine = DispatchQueueStateMachine<Element, CheckedContinuation<Void, Never>>
 
-  private let machine: Mutex<Machine>
+  @usableFromInline let machine: Mutex<Machine>
 
+  @usableFromInline
   init(capacity: Int) {
     machine = Mutex(Machine(capacity: capacity))
   }
 
+  @inlinable
   func enqueue(_ element: Element, id: String, limit: UInt) -> Machine.Admission {
     machine.withLock { $0.enqueue(element, id: id, limit: limit) }
   }
 
+  @inlinable
   func release(id: String) {
     machine.withLock { $0.release(id: id) }
   }
 
+  @inlinable
   func nextBatch(into batch: inout [Element]) -> Machine.Batch {
     machine.withLock { $0.nextBatch(into: &batch) }
   }

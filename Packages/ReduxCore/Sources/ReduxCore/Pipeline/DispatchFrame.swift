@@ -7,15 +7,16 @@
 @MainActor
 @usableFromInline
 final class DispatchFrame {
-  private var consumed: [Bool]
-  private var isPristine = true
+  @usableFromInline var consumed: [Bool]
+  @usableFromInline var isPristine = true
 
+  @usableFromInline
   init(flagCount: Int) {
     consumed = Array(repeating: false, count: flagCount)
   }
 
   /// Sets flag `index`; returns `false` if it was already set.
-  @usableFromInline
+  @inlinable
   func consume(_ index: Int) -> Bool {
     if consumed[index] { return false }
     consumed[index] = true
@@ -23,6 +24,7 @@ final class DispatchFrame {
     return true
   }
 
+  @inlinable
   func reset() {
     guard !isPristine else { return }
     for index in consumed.indices { consumed[index] = false }

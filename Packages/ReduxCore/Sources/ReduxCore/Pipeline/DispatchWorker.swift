@@ -7,35 +7,44 @@
 @MainActor
 @usableFromInline
 final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
-  typealias Log = Store<State, Action>.Log
+  @usableFromInline typealias Log = Store<State, Action>.Log
 
   /// An admitted action waiting for the main actor.
+  @usableFromInline
   struct Pending: Sendable {
-    let action: Action
-    let limited: Bool
-    let completion: Completion?
+    @usableFromInline let action: Action
+    @usableFromInline let limited: Bool
+    @usableFromInline let completion: Completion?
+
+    @inlinable
+    init(action: Action, limited: Bool, completion: Completion?) {
+      self.action = action
+      self.limited = limited
+      self.completion = completion
+    }
   }
 
   /// Who waits for an action's result.
+  @usableFromInline
   enum Completion: Sendable {
     case callback(@Sendable (State.ReadOnly) -> Void)
     case continuation(CheckedContinuation<Result<State.ReadOnly, DispatchError>, Never>)
   }
 
-  let state: State
-  let readOnly: State.ReadOnly
+  @usableFromInline let state: State
+  @usableFromInline let readOnly: State.ReadOnly
   @usableFromInline let middlewares: [AnyMiddleware<State, Action>]
   @usableFromInline let reducers: [AnyReducer<State, Action>]
-  let resolvers: [AnyResolver<State, Action>]
-  nonisolated let onLog: (@Sendable (Log) -> Void)?
-  nonisolated let dispatcher: Dispatcher<Pending>
+  @usableFromInline let resolvers: [AnyResolver<State, Action>]
+  @usableFromInline nonisolated let onLog: (@Sendable (Log) -> Void)?
+  @usableFromInline nonisolated let dispatcher: Dispatcher<Pending>
   nonisolated let tasks = TaskManager()
   /// Flags `0 ..< reducerFlagOffset` belong to middlewares (`next`, `complete`), the rest to
   /// reducers (`complete`).
   @usableFromInline let reducerFlagOffset: Int
-  private var spareFrame: DispatchFrame
+  @usableFromInline var spareFrame: DispatchFrame
   private var subscriptions: [ObjectIdentifier: any StateSubscription] = [:]
-  private(set) var isShutdown = false
+  @usableFromInline var isShutdown = false
 
   init(
     state: State,
@@ -60,7 +69,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
 
   /// Admits an action, scheduling a main-actor drain if none is pending. A refusal is logged
   /// and returned.
-  @discardableResult
+  @inlinable @discardableResult
   nonisolated func enqueue(_ action: Action, limit: UInt, completion: Completion?)
     -> DispatchError?
   {
@@ -79,6 +88,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     for action in actions { enqueue(action, limit: limit, completion: nil) }
   }
 
+  @inlinable
   nonisolated func log(_ entry: Log) {
     onLog?(entry)
   }
@@ -86,7 +96,8 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   // MARK: - Pipeline (main actor)
 
   /// Processes every admitted action, batch after batch, until the queue is empty.
-  private func drain() {
+  @inlinable
+  func drain() {
     var batch: [Pending] = []
     while true {
       switch dispatcher.nextBatch(into: &batch) {
@@ -105,7 +116,8 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     }
   }
 
-  private func process(_ pending: Pending) {
+  @inlinable
+  func process(_ pending: Pending) {
     runMiddleware(at: 0, frame: prepareFrame(), action: pending.action)
     if pending.limited { dispatcher.release(id: pending.action.id) }
     switch pending.completion {
@@ -117,7 +129,8 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
 
   /// Reuses the frame of the previous action unless one of its contexts escaped (into a task,
   /// say) and may still call `next()` or `complete()`.
-  private func prepareFrame() -> DispatchFrame {
+  @inlinable
+  func prepareFrame() -> DispatchFrame {
     if isKnownUniquelyReferenced(&spareFrame) {
       spareFrame.reset()
     } else {
@@ -126,7 +139,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     return spareFrame
   }
 
-  @usableFromInline
+  @inlinable
   func runMiddleware(at index: Int, frame: DispatchFrame, action: Action) {
     guard index < middlewares.count else { return reduce(action, frame: frame) }
     let context = MiddlewareContext(
@@ -138,7 +151,8 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     }
   }
 
-  private func reduce(_ action: Action, frame: DispatchFrame) {
+  @inlinable
+  func reduce(_ action: Action, frame: DispatchFrame) {
     for index in reducers.indices {
       reducers[index].reduce(
         ReducerContext(
@@ -147,6 +161,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   }
 
   /// Runs the resolver chain for `error` at once.
+  @usableFromInline
   func resolve(_ error: any Error, action: Action, origin: Origin) {
     let frame = DispatchFrame(flagCount: 2 * resolvers.count)
     runResolver(at: 0, frame: frame, error: error, action: action, origin: origin)
@@ -179,8 +194,8 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   }
 
   /// The start of a timing, or `nil` (no clock read) when nobody listens to logs.
-  @inline(__always)
-  private func now() -> ContinuousClock.Instant? {
+  @inlinable
+  func now() -> ContinuousClock.Instant? {
     onLog == nil ? nil : ContinuousClock.now
   }
 
@@ -221,7 +236,8 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     log(.store(.shutdown(discarded: discarded.count)))
   }
 
-  private func discard(_ actions: ArraySlice<Pending>) {
+  @usableFromInline
+  func discard(_ actions: ArraySlice<Pending>) {
     for pending in actions {
       if case .continuation(let continuation) = pending.completion {
         continuation.resume(returning: .failure(.shutdown))

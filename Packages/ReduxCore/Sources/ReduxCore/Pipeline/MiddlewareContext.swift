@@ -39,14 +39,17 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   }
 
   /// The id of the middleware this context belongs to.
+  @inlinable
   public var middlewareID: String { worker.middlewares[index].id }
 
   /// Forwards ``action`` to the next middleware, or to the reducers. Once-only.
+  @inlinable
   @MainActor public func next() {
     next(action)
   }
 
   /// Forwards `action` instead of the original one. Once-only (shared with ``next()``).
+  @inlinable
   @MainActor public func next(_ action: Action) {
     guard frame.consume(2 * index) else { return }
     worker.runMiddleware(at: index + 1, frame: frame, action: action)
@@ -85,6 +88,7 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
 
   /// Emits this middleware's timing log (`.middleware(id, action, elapsed, result)`) when the
   /// store has an `onLog`. Once-only; a throw completes with the error automatically.
+  @inlinable
   @MainActor public func complete(_ result: Result<Bool, any Error> = .success(true)) {
     guard let start, frame.consume(2 * index + 1) else { return }
     worker.log(.middleware(middlewareID, action, ContinuousClock.now - start, result))
@@ -103,6 +107,7 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
     )
   }
 
+  @usableFromInline
   @MainActor func fail(with error: any Error) {
     complete(.failure(error))
     resolve(error)

@@ -23,10 +23,12 @@ public struct ReducerContext<State: ReduxState, Action: ReduxAction>: Sendable {
   }
 
   /// The id of the reducer this context belongs to.
+  @inlinable
   public var reducerID: String { worker.reducers[index].id }
 
   /// Emits this reducer's timing log (`.reducer(id, action, elapsed, succeeded)`) when the store
   /// has an `onLog`. Once-only.
+  @inlinable
   @MainActor public func complete(_ succeeded: Bool = true) {
     guard let start, frame.consume(worker.reducerFlagOffset + index) else { return }
     worker.log(.reducer(reducerID, action, ContinuousClock.now - start, succeeded))

@@ -6,6 +6,7 @@ extension Store {
   ///     unlimited). Limited and unlimited dispatches of one id keep separate counts.
   ///   - action: The action.
   /// A refusal is reported through `onLog` as ``Event/refused(_:reason:)``.
+  @inlinable
   public nonisolated func dispatch(maxDispatchable: UInt = 0, _ action: Action) {
     worker.enqueue(action, limit: maxDispatchable, completion: nil)
   }

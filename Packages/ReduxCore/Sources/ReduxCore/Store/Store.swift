@@ -31,7 +31,7 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   /// The default bound of the action queue.
   public nonisolated static var defaultQueueCapacity: Int { 256 }
 
-  nonisolated let worker: DispatchWorker<State, Action>
+  @usableFromInline nonisolated let worker: DispatchWorker<State, Action>
 
   /// The live read-only state.
   public var state: State.ReadOnly { worker.readOnly }
