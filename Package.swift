@@ -10,12 +10,16 @@ let package = Package(
     .executable(name: "counter", targets: ["Counter"]),
   ],
   dependencies: [
-    .package(path: "Packages/ReduxCore")
+    .package(path: "Packages/ReduxCore"),
+    .package(path: "Packages/EntityTracking"),
   ],
   targets: [
     .target(
       name: "ReduxKit",
-      dependencies: [.product(name: "ReduxCore", package: "ReduxCore")]
+      dependencies: [
+        .product(name: "ReduxCore", package: "ReduxCore"),
+        .product(name: "EntityTracking", package: "EntityTracking"),
+      ]
     ),
     .executableTarget(
       name: "Counter",

@@ -1,2 +1,3 @@
 // The umbrella module: `import ReduxKit` brings in every ReduxKit module.
 @_exported public import ReduxCore
+@_exported public import EntityTracking

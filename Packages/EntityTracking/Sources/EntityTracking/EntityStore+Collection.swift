@@ -1,0 +1,92 @@
+extension EntityStore: RandomAccessCollection {
+  /// A position in the store. Its own type (not `Int`) so that `store[id]` always means the
+  /// lookup by id, even when ids are integers. Positions stay valid until the next mutation.
+  public struct Index: Comparable, Hashable, Sendable {
+    @usableFromInline let slot: Int
+
+    @usableFromInline
+    init(slot: Int) {
+      self.slot = slot
+    }
+
+    public static func < (lhs: Index, rhs: Index) -> Bool { lhs.slot < rhs.slot }
+  }
+
+  /// The first live slot.
+  ///
+  /// - Complexity: O(1) when no deletion awaits compaction; otherwise O(*k*), *k* the number of
+  ///   leading tombstones.
+  public var startIndex: Index {
+    Index(slot: slots.firstIndex { $0 != nil } ?? slots.count)
+  }
+
+  public var endIndex: Index { Index(slot: slots.count) }
+
+  @inlinable
+  public subscript(position: Index) -> Entity {
+    guard let entity = slots[position.slot] else {
+      preconditionFailure("No entity at position \(position.slot): it was deleted")
+    }
+    return entity
+  }
+
+  public func index(after index: Index) -> Index {
+    var next = index.slot + 1
+    while next < slots.count, slots[next] == nil { next += 1 }
+    return Index(slot: next)
+  }
+
+  public func index(before index: Index) -> Index {
+    var previous = index.slot - 1
+    while previous > 0, slots[previous] == nil { previous -= 1 }
+    return Index(slot: previous)
+  }
+
+  /// - Complexity: O(1) when no deletion awaits compaction (see ``compact()``); otherwise
+  ///   O(|*distance*| + tombstones crossed).
+  public func index(_ index: Index, offsetBy distance: Int) -> Index {
+    if slots.count == positions.count { return Index(slot: index.slot + distance) }
+    var result = index
+    if distance >= 0 {
+      for _ in 0..<distance { result = self.index(after: result) }
+    } else {
+      for _ in 0..<(-distance) { result = self.index(before: result) }
+    }
+    return result
+  }
+
+  /// - Complexity: O(1) when no deletion awaits compaction; otherwise O(*n*).
+  public func distance(from start: Index, to end: Index) -> Int {
+    if slots.count == positions.count { return end.slot - start.slot }
+    let (low, high) = start <= end ? (start.slot, end.slot) : (end.slot, start.slot)
+    let live = slots[low..<high].reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+    return start <= end ? live : -live
+  }
+}
+
+extension EntityStore: Equatable {
+  /// Equal entities in the same order; recorded changes are ignored.
+  public static func == (lhs: EntityStore, rhs: EntityStore) -> Bool {
+    lhs.count == rhs.count && lhs.elementsEqual(rhs)
+  }
+}
+
+extension EntityStore: ExpressibleByArrayLiteral {
+  /// A store holding these entities in order, recording no changes.
+  public init(arrayLiteral entities: Entity...) {
+    self.init(entities)
+  }
+}
+
+extension EntityStore: Codable where Entity: Codable {
+  /// Encodes the entities in order (recorded changes are not encoded).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    for entity in self { try container.encode(entity) }
+  }
+
+  /// Decodes the entities in order, recording no changes.
+  public init(from decoder: any Decoder) throws {
+    self.init(try [Entity](from: decoder))
+  }
+}

@@ -1,0 +1,16 @@
+import ReduxKit
+import Testing
+
+/// `import ReduxKit` alone reaches every module.
+@Suite struct UmbrellaTests {
+  struct Note: Identifiable, Equatable, Sendable {
+    let id: Int
+    var text: String
+  }
+
+  @Test func entityTrackingIsReexported() {
+    var notes = EntityStore<Note>()
+    notes[1] = Note(id: 1, text: "hello")
+    #expect(notes.drainChanges().upserts == [1])
+  }
+}
