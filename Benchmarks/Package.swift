@@ -10,6 +10,8 @@ let package = Package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1",
       traits: ["MallocInterposer"]),
     .package(path: "../Packages/ReduxCore"),
+    .package(path: "../Packages/EntityTracking"),
+    .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
   ],
   targets: [
     .executableTarget(
@@ -20,7 +22,17 @@ let package = Package(
       ],
       path: "Benchmarks/ReduxCoreBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
+    ),
+    .executableTarget(
+      name: "EntityTrackingBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "EntityTracking", package: "EntityTracking"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ],
+      path: "Benchmarks/EntityTrackingBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -3,36 +3,41 @@
 /// The last operation on an id wins: an upsert removes the id from ``deletions`` and a deletion
 /// removes it from ``upserts``, so an id is never in both.
 public struct ChangeSet<ID: Hashable & Sendable>: Sendable, Equatable {
+  @usableFromInline var upserted: Set<ID>
+  @usableFromInline var deleted: Set<ID>
+
   /// Ids inserted or replaced (persist their current value).
-  public private(set) var upserts: Set<ID>
+  public var upserts: Set<ID> { upserted }
   /// Ids deleted (remove them from storage).
-  public private(set) var deletions: Set<ID>
+  public var deletions: Set<ID> { deleted }
 
   /// An empty change set.
   public init() {
-    upserts = []
-    deletions = []
+    upserted = []
+    deleted = []
   }
 
   /// A change set with these ids; an id in both counts as upserted (the later operation).
   public init(upserts: Set<ID>, deletions: Set<ID>) {
-    self.upserts = upserts
-    self.deletions = deletions.subtracting(upserts)
+    upserted = upserts
+    deleted = deletions.subtracting(upserts)
   }
 
   /// Whether nothing changed.
   public var isEmpty: Bool { upserts.isEmpty && deletions.isEmpty }
 
   /// Records that `id` was inserted or replaced.
+  @inlinable
   public mutating func recordUpsert(_ id: ID) {
-    deletions.remove(id)
-    upserts.insert(id)
+    if !deleted.isEmpty { deleted.remove(id) }
+    upserted.insert(id)
   }
 
   /// Records that `id` was deleted.
+  @inlinable
   public mutating func recordDeletion(_ id: ID) {
-    upserts.remove(id)
-    deletions.insert(id)
+    if !upserted.isEmpty { upserted.remove(id) }
+    deleted.insert(id)
   }
 
   /// Folds a later change set into this one, the later operation winning for each id.

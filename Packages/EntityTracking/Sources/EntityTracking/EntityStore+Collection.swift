@@ -9,6 +9,7 @@ extension EntityStore: RandomAccessCollection {
       self.slot = slot
     }
 
+    @inlinable
     public static func < (lhs: Index, rhs: Index) -> Bool { lhs.slot < rhs.slot }
   }
 
@@ -16,10 +17,12 @@ extension EntityStore: RandomAccessCollection {
   ///
   /// - Complexity: O(1) when no deletion awaits compaction; otherwise O(*k*), *k* the number of
   ///   leading tombstones.
+  @inlinable
   public var startIndex: Index {
     Index(slot: slots.firstIndex { $0 != nil } ?? slots.count)
   }
 
+  @inlinable
   public var endIndex: Index { Index(slot: slots.count) }
 
   @inlinable
@@ -30,12 +33,14 @@ extension EntityStore: RandomAccessCollection {
     return entity
   }
 
+  @inlinable
   public func index(after index: Index) -> Index {
     var next = index.slot + 1
     while next < slots.count, slots[next] == nil { next += 1 }
     return Index(slot: next)
   }
 
+  @inlinable
   public func index(before index: Index) -> Index {
     var previous = index.slot - 1
     while previous > 0, slots[previous] == nil { previous -= 1 }
@@ -44,6 +49,7 @@ extension EntityStore: RandomAccessCollection {
 
   /// - Complexity: O(1) when no deletion awaits compaction (see ``compact()``); otherwise
   ///   O(|*distance*| + tombstones crossed).
+  @inlinable
   public func index(_ index: Index, offsetBy distance: Int) -> Index {
     if slots.count == positions.count { return Index(slot: index.slot + distance) }
     var result = index

@@ -104,14 +104,21 @@ where Entity.ID: Sendable {
   /// - Complexity: O(1) amortized.
   @inlinable
   public mutating func upsert(_ entity: Entity) {
-    if let position = positions[entity.id] {
+    // NB: one hash lookup serves both paths: the defaulted subscript inserts the key if absent.
+    let end = slots.count
+    let position = Self.claim(&positions[entity.id, default: end])
+    if position == end {
+      slots.append(entity)
+    } else {
       if slots[position] == entity { return }
       slots[position] = entity
-    } else {
-      positions[entity.id] = slots.count
-      slots.append(entity)
     }
     recorded.recordUpsert(entity.id)
+  }
+
+  @inlinable
+  static func claim(_ position: inout Int) -> Int {
+    position
   }
 
   /// Upserts every entity, in order.

@@ -1,0 +1,155 @@
+import Benchmark
+import EntityTracking
+import Foundation
+import OrderedCollections
+
+/// The entity of perf-baselines.md §5: UUID id, a heap-allocated title, a sort index.
+struct Card: Identifiable, Equatable, Sendable {
+  let id: UUID
+  var title: String
+  var sortIndex: Int
+}
+
+let size = 100_000
+
+func makeCards(_ count: Int) -> [Card] {
+  (0..<count).map { Card(id: UUID(), title: "card number \($0) with a long title", sortIndex: $0) }
+}
+
+struct AppState {
+  var cards: EntityStore<Card>
+}
+
+@inline(never)
+func blackHole<T>(_ value: T) {}
+
+/// Each pair measures the same work on `OrderedDictionary` (the baseline) and on `EntityStore`,
+/// in the same run; Scripts/bench.sh prints their ratios.
+let benchmarks: @Sendable () -> Void = {
+  let configuration = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal],
+    timeUnits: .microseconds,
+    maxDuration: .seconds(10),
+    maxIterations: 7
+  )
+  let cards = makeCards(size)
+  let shuffledIDs = cards.map(\.id).shuffled()
+  let deletedIDs = Array(shuffledIDs.prefix(1_000))
+
+  Benchmark("lookup 100k ids: OrderedDictionary", configuration: configuration) { benchmark in
+    let dictionary = OrderedDictionary(uniqueKeysWithValues: cards.map { ($0.id, $0) })
+    benchmark.startMeasurement()
+    var sum = 0
+    for id in shuffledIDs { sum &+= dictionary[id]?.sortIndex ?? 0 }
+    benchmark.stopMeasurement()
+    blackHole(sum)
+  }
+
+  Benchmark("lookup 100k ids: EntityStore", configuration: configuration) { benchmark in
+    let store = EntityStore(cards)
+    benchmark.startMeasurement()
+    var sum = 0
+    for id in shuffledIDs { sum &+= store[id]?.sortIndex ?? 0 }
+    benchmark.stopMeasurement()
+    blackHole(sum)
+  }
+
+  Benchmark("upsert 100k new: OrderedDictionary", configuration: configuration) { benchmark in
+    var dictionary = OrderedDictionary<UUID, Card>()
+    benchmark.startMeasurement()
+    for card in cards { dictionary[card.id] = card }
+    benchmark.stopMeasurement()
+    blackHole(dictionary)
+  }
+
+  Benchmark("upsert 100k new: EntityStore", configuration: configuration) { benchmark in
+    var store = EntityStore<Card>()
+    benchmark.startMeasurement()
+    for card in cards { store[card.id] = card }
+    benchmark.stopMeasurement()
+    blackHole(store)
+  }
+
+  Benchmark("delete 1000 of 100k: OrderedDictionary", configuration: configuration) { benchmark in
+    var dictionary = OrderedDictionary(uniqueKeysWithValues: cards.map { ($0.id, $0) })
+    benchmark.startMeasurement()
+    for id in deletedIDs { dictionary.removeValue(forKey: id) }
+    benchmark.stopMeasurement()
+    blackHole(dictionary)
+  }
+
+  Benchmark("delete 1000 of 100k: EntityStore", configuration: configuration) { benchmark in
+    var store = EntityStore(cards)
+    benchmark.startMeasurement()
+    for id in deletedIDs { store[id] = nil }
+    benchmark.stopMeasurement()
+    blackHole(store)
+  }
+
+  Benchmark("iterate 100k: Array", configuration: configuration) { benchmark in
+    let array = cards
+    benchmark.startMeasurement()
+    var sum = 0
+    for card in array { sum &+= card.sortIndex &+ card.title.utf8.count }
+    benchmark.stopMeasurement()
+    blackHole(sum)
+  }
+
+  Benchmark("iterate 100k: EntityStore", configuration: configuration) { benchmark in
+    let store = EntityStore(cards)
+    benchmark.startMeasurement()
+    var sum = 0
+    for card in store { sum &+= card.sortIndex &+ card.title.utf8.count }
+    benchmark.stopMeasurement()
+    blackHole(sum)
+  }
+
+  Benchmark("iterate 100k after 1000 deletes: EntityStore", configuration: configuration) {
+    benchmark in
+    var store = EntityStore(cards)
+    for id in deletedIDs { store[id] = nil }
+    benchmark.startMeasurement()
+    var sum = 0
+    for card in store { sum &+= card.sortIndex &+ card.title.utf8.count }
+    benchmark.stopMeasurement()
+    blackHole(sum)
+  }
+
+  Benchmark("drain 10 changes: EntityStore of 1k", configuration: configuration) { benchmark in
+    var store = EntityStore(cards.prefix(1_000))
+    for card in cards.prefix(10) { store.modify(card.id) { $0.sortIndex += 1 } }
+    benchmark.startMeasurement()
+    let changes = store.drainChanges()
+    benchmark.stopMeasurement()
+    blackHole(changes)
+  }
+
+  Benchmark("drain 10 changes: EntityStore of 100k", configuration: configuration) { benchmark in
+    var store = EntityStore(cards)
+    for card in cards.prefix(10) { store.modify(card.id) { $0.sortIndex += 1 } }
+    benchmark.startMeasurement()
+    let changes = store.drainChanges()
+    benchmark.stopMeasurement()
+    blackHole(changes)
+  }
+
+  Benchmark("copy 100k into state, mutate one: Array copy", configuration: configuration) {
+    benchmark in
+    let source = cards
+    benchmark.startMeasurement()
+    var copy = source
+    copy[0].sortIndex += 1
+    benchmark.stopMeasurement()
+    blackHole(copy)
+  }
+
+  Benchmark("copy 100k into state, mutate one: EntityStore (unique)", configuration: configuration) {
+    benchmark in
+    var state = AppState(cards: EntityStore(cards))
+    let id = cards[0].id
+    benchmark.startMeasurement()
+    state.cards.modify(id) { $0.sortIndex += 1 }
+    benchmark.stopMeasurement()
+    blackHole(state)
+  }
+}
