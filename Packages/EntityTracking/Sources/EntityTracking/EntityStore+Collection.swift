@@ -70,6 +70,31 @@ extension EntityStore: RandomAccessCollection {
   }
 }
 
+extension EntityStore {
+  /// Iterates the entities in order, stepping over tombstones without index arithmetic.
+  public struct Iterator: IteratorProtocol {
+    @usableFromInline var slots: IndexingIterator<[Entity?]>
+
+    @inlinable
+    init(slots: [Entity?]) {
+      self.slots = slots.makeIterator()
+    }
+
+    @inlinable
+    public mutating func next() -> Entity? {
+      while let slot = slots.next() {
+        if let entity = slot { return entity }
+      }
+      return nil
+    }
+  }
+
+  @inlinable
+  public func makeIterator() -> Iterator {
+    Iterator(slots: slots)
+  }
+}
+
 extension EntityStore: Equatable {
   /// Equal entities in the same order; recorded changes are ignored.
   public static func == (lhs: EntityStore, rhs: EntityStore) -> Bool {
