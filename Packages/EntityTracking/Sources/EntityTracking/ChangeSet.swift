@@ -12,6 +12,7 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable, Equatable {
   public var deletions: Set<ID> { deleted }
 
   /// An empty change set.
+  @inlinable
   public init() {
     upserted = []
     deleted = []

@@ -30,6 +30,7 @@ where Entity.ID: Sendable {
   public var changes: ChangeSet<ID> { recorded }
 
   /// An empty store.
+  @inlinable
   public init() {
     slots = []
     positions = [:]
@@ -40,6 +41,7 @@ where Entity.ID: Sendable {
   /// the id of an earlier one replaces it in place.
   ///
   /// - Complexity: O(*n*), where *n* is the number of entities.
+  @inlinable
   public init(_ entities: some Sequence<Entity>) {
     self.init()
     slots.reserveCapacity(entities.underestimatedCount)
@@ -255,7 +257,7 @@ where Entity.ID: Sendable {
   // MARK: - Storage
 
   /// Appends or replaces without recording a change.
-  @usableFromInline
+  @inlinable
   mutating func store(_ entity: Entity) {
     if let position = positions[entity.id] {
       slots[position] = entity
@@ -267,7 +269,7 @@ where Entity.ID: Sendable {
 
   /// Compacts once tombstones outnumber live entities, so that deletion stays O(1) amortized
   /// and iteration stays within a constant factor of a dense array.
-  @usableFromInline
+  @inlinable
   mutating func compactIfSparse() {
     let tombstones = slots.count - positions.count
     guard tombstones > 16, tombstones > positions.count else { return }
@@ -277,13 +279,15 @@ where Entity.ID: Sendable {
   /// Removes every tombstone, updating the positions of the entities that moved.
   ///
   /// - Complexity: O(*n*).
+  @inlinable
   public mutating func compact() {
     guard slots.count != positions.count else { return }
     replaceSlots(with: slots.filter { $0 != nil })
   }
 
   /// Installs dense `newSlots` (no tombstones) and re-indexes the entities whose slot changed.
-  private mutating func replaceSlots(with newSlots: [Entity?]) {
+  @usableFromInline
+  mutating func replaceSlots(with newSlots: [Entity?]) {
     for (offset, entity) in newSlots.enumerated() {
       guard let entity else { preconditionFailure("replaceSlots given a tombstone at \(offset)") }
       if positions[entity.id] != offset { positions[entity.id] = offset }
