@@ -80,7 +80,7 @@ extension EntityStore {
       self.slots = slots.makeIterator()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() -> Entity? {
       while let slot = slots.next() {
         if let entity = slot { return entity }
@@ -89,7 +89,7 @@ extension EntityStore {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public func makeIterator() -> Iterator {
     Iterator(slots: slots)
   }

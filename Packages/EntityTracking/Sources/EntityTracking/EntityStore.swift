@@ -65,6 +65,7 @@ where Entity.ID: Sendable {
   /// The entities in insertion order.
   ///
   /// - Complexity: O(*n*).
+  @inlinable
   public var values: [Entity] {
     slots.compactMap { $0 }
   }
@@ -72,6 +73,7 @@ where Entity.ID: Sendable {
   /// The ids in insertion order.
   ///
   /// - Complexity: O(*n*).
+  @inlinable
   public var ids: [ID] {
     slots.compactMap { $0?.id }
   }
