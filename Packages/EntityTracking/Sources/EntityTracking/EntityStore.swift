@@ -24,17 +24,34 @@ where Entity.ID: Sendable {
   @usableFromInline var slots: [Entity?]
   /// The slot of every live entity.
   @usableFromInline var positions: [ID: Int]
-  @usableFromInline var recorded: ChangeSet<ID>
+  /// Per slot: upserted since the changes were last cleared. A flag, not a hashed id, so that
+  /// recording an upsert costs no hashing; the id set is built when the changes are read.
+  @usableFromInline var upsertedSlots: [Bool]
+  /// The slots whose flag is set, in the order they were set (so reading changes is O(changes)).
+  @usableFromInline var upsertedSlotList: [Int]
+  /// Ids deleted since the changes were last cleared and not re-inserted since.
+  @usableFromInline var deletedIDs: Set<ID>
 
   /// Ids changed since the last ``resetChanges()`` or ``drainChanges()``.
-  public var changes: ChangeSet<ID> { recorded }
+  ///
+  /// - Complexity: O(*c*), where *c* is the number of changes.
+  public var changes: ChangeSet<ID> {
+    var upserts = Set<ID>(minimumCapacity: upsertedSlotList.count)
+    for slot in upsertedSlotList {
+      // A flagged slot deleted since holds a tombstone: its id is in `deletedIDs` instead.
+      if let entity = slots[slot] { upserts.insert(entity.id) }
+    }
+    return ChangeSet(upserts: upserts, deletions: deletedIDs)
+  }
 
   /// An empty store.
   @inlinable
   public init() {
     slots = []
     positions = [:]
-    recorded = ChangeSet()
+    upsertedSlots = []
+    upsertedSlotList = []
+    deletedIDs = []
   }
 
   /// A store holding `entities` in order, recording no changes (hydration). A later entity with
@@ -45,6 +62,7 @@ where Entity.ID: Sendable {
   public init(_ entities: some Sequence<Entity>) {
     self.init()
     slots.reserveCapacity(entities.underestimatedCount)
+    upsertedSlots.reserveCapacity(entities.underestimatedCount)
     for entity in entities { store(entity) }
   }
 
@@ -113,11 +131,27 @@ where Entity.ID: Sendable {
     let position = Self.claim(&positions[entity.id, default: end])
     if position == end {
       slots.append(entity)
+      upsertedSlots.append(false)
     } else {
       if slots[position] == entity { return }
       slots[position] = entity
     }
-    recorded.recordUpsert(entity.id)
+    recordUpsert(entity.id, at: position)
+  }
+
+  @inlinable
+  mutating func recordUpsert(_ id: ID, at slot: Int) {
+    if !deletedIDs.isEmpty { deletedIDs.remove(id) }
+    if !upsertedSlots[slot] {
+      upsertedSlots[slot] = true
+      upsertedSlotList.append(slot)
+    }
+  }
+
+  @inlinable
+  mutating func recordDeletion(_ id: ID) {
+    // NB: an upsert flag left on the emptied slot is skipped when changes are read.
+    deletedIDs.insert(id)
   }
 
   @inlinable
@@ -141,7 +175,7 @@ where Entity.ID: Sendable {
     guard let position = positions.removeValue(forKey: id) else { return nil }
     let removed = slots[position]
     slots[position] = nil
-    recorded.recordDeletion(id)
+    recordDeletion(id)
     compactIfSparse()
     return removed
   }
@@ -165,21 +199,22 @@ where Entity.ID: Sendable {
     precondition(entity.id == id, "modify changed the id of \(id) to \(entity.id)")
     if slots[position] == entity { return }
     slots[position] = entity
-    recorded.recordUpsert(id)
+    recordUpsert(id, at: position)
   }
 
   /// Deletes every entity that satisfies `shouldBeRemoved`, recording each deletion.
   ///
   /// - Complexity: O(*n*).
   public mutating func removeAll(where shouldBeRemoved: (Entity) throws -> Bool) rethrows {
-    var kept: [Entity?] = []
+    var kept: [(entity: Entity, upserted: Bool)] = []
     kept.reserveCapacity(slots.count)
-    for case let entity? in slots {
+    for (slot, entity) in slots.enumerated() {
+      guard let entity else { continue }
       if try shouldBeRemoved(entity) {
         positions[entity.id] = nil
-        recorded.recordDeletion(entity.id)
+        recordDeletion(entity.id)
       } else {
-        kept.append(entity)
+        kept.append((entity, upsertedSlots[slot]))
       }
     }
     replaceSlots(with: kept)
@@ -189,11 +224,11 @@ where Entity.ID: Sendable {
   ///
   /// - Complexity: O(*n* log *n*).
   public mutating func sort(by areInIncreasingOrder: (Entity, Entity) throws -> Bool) rethrows {
-    let before = ids
-    var sorted = values
-    try sorted.sort(by: areInIncreasingOrder)
-    for (offset, entity) in sorted.enumerated() where before[offset] != entity.id {
-      recorded.recordUpsert(entity.id)
+    let before = liveSlots
+    var sorted = before
+    try sorted.sort { try areInIncreasingOrder($0.entity, $1.entity) }
+    for offset in sorted.indices where before[offset].entity.id != sorted[offset].entity.id {
+      sorted[offset].upserted = true
     }
     replaceSlots(with: sorted)
   }
@@ -201,16 +236,20 @@ where Entity.ID: Sendable {
   // MARK: - Changes
 
   /// Forgets the recorded changes.
+  ///
+  /// - Complexity: O(*c*), where *c* is the number of changes.
   public mutating func resetChanges() {
-    recorded = ChangeSet()
+    for slot in upsertedSlotList where slot < upsertedSlots.count { upsertedSlots[slot] = false }
+    upsertedSlotList.removeAll(keepingCapacity: true)
+    deletedIDs = []
   }
 
   /// Returns the recorded changes and forgets them, in one step (for persistence).
   ///
-  /// - Complexity: O(1): the change set is moved out, not copied.
+  /// - Complexity: O(*c*), where *c* is the number of changes; never O(*n*).
   public mutating func drainChanges() -> ChangeSet<ID> {
-    defer { recorded = ChangeSet() }
-    return recorded
+    defer { resetChanges() }
+    return changes
   }
 
   // MARK: - Bulk replacement
@@ -246,14 +285,18 @@ where Entity.ID: Sendable {
   /// - Complexity: O(*n* + *m*), the sizes of the two stores.
   public mutating func restore(from source: EntityStore) {
     for case let entity? in slots where !source.contains(entity.id) {
-      recorded.recordDeletion(entity.id)
+      recordDeletion(entity.id)
     }
-    for entity in source where self[entity.id] != entity {
-      recorded.recordUpsert(entity.id)
+    let pending = changes.upserts
+    var restored: [(entity: Entity, upserted: Bool)] = []
+    restored.reserveCapacity(source.count)
+    for entity in source {
+      let changed = self[entity.id] != entity
+      if changed, !deletedIDs.isEmpty { deletedIDs.remove(entity.id) }
+      restored.append((entity, changed || pending.contains(entity.id)))
     }
-    slots = source.slots
-    positions = source.positions
-    compactIfSparse()
+    positions = [:]
+    replaceSlots(with: restored)
   }
 
   // MARK: - Storage
@@ -266,6 +309,7 @@ where Entity.ID: Sendable {
     } else {
       positions[entity.id] = slots.count
       slots.append(entity)
+      upsertedSlots.append(false)
     }
   }
 
@@ -284,15 +328,33 @@ where Entity.ID: Sendable {
   @inlinable
   public mutating func compact() {
     guard slots.count != positions.count else { return }
-    replaceSlots(with: slots.filter { $0 != nil })
+    replaceSlots(with: liveSlots)
+  }
+
+  /// The live entities in order, each with its upsert flag.
+  @usableFromInline
+  var liveSlots: [(entity: Entity, upserted: Bool)] {
+    var live: [(entity: Entity, upserted: Bool)] = []
+    live.reserveCapacity(positions.count)
+    for (slot, entity) in slots.enumerated() {
+      if let entity { live.append((entity, upsertedSlots[slot])) }
+    }
+    return live
   }
 
   /// Installs dense `newSlots` (no tombstones) and re-indexes the entities whose slot changed.
   @usableFromInline
-  mutating func replaceSlots(with newSlots: [Entity?]) {
-    for (offset, entity) in newSlots.enumerated() {
-      guard let entity else { preconditionFailure("replaceSlots given a tombstone at \(offset)") }
+  mutating func replaceSlots(with live: [(entity: Entity, upserted: Bool)]) {
+    var newSlots: [Entity?] = []
+    newSlots.reserveCapacity(live.count)
+    upsertedSlots = []
+    upsertedSlots.reserveCapacity(live.count)
+    upsertedSlotList = []
+    for (offset, (entity, upserted)) in live.enumerated() {
       if positions[entity.id] != offset { positions[entity.id] = offset }
+      newSlots.append(entity)
+      upsertedSlots.append(upserted)
+      if upserted { upsertedSlotList.append(offset) }
     }
     slots = newSlots
   }
