@@ -25,10 +25,9 @@ func blackHole<T>(_ value: T) {}
 
 // NB: iteration is measured through non-inlined functions, the way a renderer reads a store
 // held in state, on a warm pass (one unmeasured pass first, for the array and the store alike).
-// Open question: a *`let`* store fresh from `EntityStore(cards)` measured ~2.5 ms per pass under
-// this harness (warm-up or not), while the same store held in a `var` that has seen a mutating
-// call (as a store in app state has) measures ~0.14 ms against the array's ~0.11 ms. The reader
-// itself compiles to a tight loop with no retain/release; the cause is not found yet.
+// NB: every measured container is kept alive past `stopMeasurement()` (`blackHole` after it):
+// Swift may end a value's lifetime at its last use, and destroying a 100k store (100k title
+// releases, ~2.5 ms) inside the measured region was first mistaken for slow iteration.
 @inline(never)
 func sumOfCards(_ cards: [Card]) -> Int {
   var sum = 0
@@ -63,6 +62,7 @@ let benchmarks: @Sendable () -> Void = {
     for id in shuffledIDs { sum &+= dictionary[id]?.sortIndex ?? 0 }
     benchmark.stopMeasurement()
     blackHole(sum)
+    blackHole(dictionary)
   }
 
   Benchmark("lookup 100k ids: EntityStore", configuration: configuration) { benchmark in
@@ -72,6 +72,7 @@ let benchmarks: @Sendable () -> Void = {
     for id in shuffledIDs { sum &+= store[id]?.sortIndex ?? 0 }
     benchmark.stopMeasurement()
     blackHole(sum)
+    blackHole(store)
   }
 
   Benchmark("upsert 100k new: OrderedDictionary", configuration: configuration) { benchmark in
@@ -108,32 +109,31 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark("iterate 100k: Array", configuration: configuration) { benchmark in
     let array = cards
-    blackHole(array)
     benchmark.startMeasurement()
     let sum = sumOfCards(array)
     benchmark.stopMeasurement()
     blackHole(sum)
+    blackHole(array)
   }
 
   Benchmark("iterate 100k: EntityStore", configuration: configuration) { benchmark in
-    var store = EntityStore(cards)  // NB: a `var`, as in app state; see the open question above
-    store.resetChanges()
-    blackHole(store)
+    let store = EntityStore(cards)
     benchmark.startMeasurement()
     let sum = sumOfCards(store)
     benchmark.stopMeasurement()
     blackHole(sum)
+    blackHole(store)
   }
 
   Benchmark("iterate 100k after 1000 deletes: EntityStore", configuration: configuration) {
     benchmark in
     var store = EntityStore(cards)
     for id in deletedIDs { store[id] = nil }
-    blackHole(store)
     benchmark.startMeasurement()
     let sum = sumOfCards(store)
     benchmark.stopMeasurement()
     blackHole(sum)
+    blackHole(store)
   }
 
   Benchmark("drain 10 changes: EntityStore of 1k", configuration: configuration) { benchmark in
@@ -143,6 +143,7 @@ let benchmarks: @Sendable () -> Void = {
     let changes = store.drainChanges()
     benchmark.stopMeasurement()
     blackHole(changes)
+    blackHole(store)
   }
 
   Benchmark("drain 10 changes: EntityStore of 100k", configuration: configuration) { benchmark in
@@ -152,6 +153,7 @@ let benchmarks: @Sendable () -> Void = {
     let changes = store.drainChanges()
     benchmark.stopMeasurement()
     blackHole(changes)
+    blackHole(store)
   }
 
   Benchmark("copy 100k into state, mutate one: Array copy", configuration: configuration) {
@@ -162,6 +164,7 @@ let benchmarks: @Sendable () -> Void = {
     copy[0].sortIndex += 1
     benchmark.stopMeasurement()
     blackHole(copy)
+    blackHole(source)
   }
 
   Benchmark("copy 100k into state, mutate one: EntityStore (unique)", configuration: configuration) {

@@ -7,9 +7,9 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable, Equatable {
   @usableFromInline var deleted: Set<ID>
 
   /// Ids inserted or replaced (persist their current value).
-  public var upserts: Set<ID> { upserted }
+  @inlinable public var upserts: Set<ID> { upserted }
   /// Ids deleted (remove them from storage).
-  public var deletions: Set<ID> { deleted }
+  @inlinable public var deletions: Set<ID> { deleted }
 
   /// An empty change set.
   @inlinable
@@ -19,13 +19,14 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable, Equatable {
   }
 
   /// A change set with these ids; an id in both counts as upserted (the later operation).
+  @inlinable
   public init(upserts: Set<ID>, deletions: Set<ID>) {
     upserted = upserts
     deleted = deletions.subtracting(upserts)
   }
 
   /// Whether nothing changed.
-  public var isEmpty: Bool { upserts.isEmpty && deletions.isEmpty }
+  @inlinable public var isEmpty: Bool { upserted.isEmpty && deleted.isEmpty }
 
   /// Records that `id` was inserted or replaced.
   @inlinable

@@ -35,6 +35,7 @@ where Entity.ID: Sendable {
   /// Ids changed since the last ``resetChanges()`` or ``drainChanges()``.
   ///
   /// - Complexity: O(*c*), where *c* is the number of changes.
+  @inlinable
   public var changes: ChangeSet<ID> {
     var upserts = Set<ID>(minimumCapacity: upsertedSlotList.count)
     for slot in upsertedSlotList {
@@ -238,6 +239,7 @@ where Entity.ID: Sendable {
   /// Forgets the recorded changes.
   ///
   /// - Complexity: O(*c*), where *c* is the number of changes.
+  @inlinable
   public mutating func resetChanges() {
     for slot in upsertedSlotList where slot < upsertedSlots.count { upsertedSlots[slot] = false }
     upsertedSlotList.removeAll(keepingCapacity: true)
@@ -247,6 +249,7 @@ where Entity.ID: Sendable {
   /// Returns the recorded changes and forgets them, in one step (for persistence).
   ///
   /// - Complexity: O(*c*), where *c* is the number of changes; never O(*n*).
+  @inlinable
   public mutating func drainChanges() -> ChangeSet<ID> {
     defer { resetChanges() }
     return changes
