@@ -31,6 +31,9 @@ where Entity.ID: Sendable {
   @usableFromInline var upsertedSlotList: [Int]
   /// Ids deleted since the changes were last cleared and not re-inserted since.
   @usableFromInline var deletedIDs: Set<ID>
+  /// `deletedIDs` in the order the ids were deleted; may also hold ids re-inserted since, which
+  /// readers skip (pruned when stale entries outnumber live ones).
+  @usableFromInline var deletionLog: [ID]
 
   /// Ids changed since the last ``resetChanges()`` or ``drainChanges()``.
   ///
@@ -53,6 +56,7 @@ where Entity.ID: Sendable {
     upsertedSlots = []
     upsertedSlotList = []
     deletedIDs = []
+    deletionLog = []
   }
 
   /// A store holding `entities` in order, recording no changes (hydration). A later entity with
@@ -152,7 +156,27 @@ where Entity.ID: Sendable {
   @inlinable
   mutating func recordDeletion(_ id: ID) {
     // NB: an upsert flag left on the emptied slot is skipped when changes are read.
-    deletedIDs.insert(id)
+    guard deletedIDs.insert(id).inserted else { return }
+    deletionLog.append(id)
+    if deletionLog.count > 2 * deletedIDs.count + 32 { pruneDeletionLog() }
+  }
+
+  /// Drops the ids re-inserted since their deletion, so the log stays O(deletions).
+  @usableFromInline
+  mutating func pruneDeletionLog() {
+    deletionLog = orderedDeletions
+  }
+
+  /// `deletedIDs` in deletion order, each once.
+  @inlinable
+  var orderedDeletions: [ID] {
+    var seen = Set<ID>(minimumCapacity: deletedIDs.count)
+    var ordered: [ID] = []
+    ordered.reserveCapacity(deletedIDs.count)
+    for id in deletionLog where deletedIDs.contains(id) && seen.insert(id).inserted {
+      ordered.append(id)
+    }
+    return ordered
   }
 
   @inlinable
@@ -244,7 +268,14 @@ where Entity.ID: Sendable {
     for slot in upsertedSlotList where slot < upsertedSlots.count { upsertedSlots[slot] = false }
     upsertedSlotList.removeAll(keepingCapacity: true)
     deletedIDs = []
+    deletionLog.removeAll(keepingCapacity: true)
   }
+
+  /// Whether any change was recorded since the last ``resetChanges()`` or drain.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public var hasChanges: Bool { !upsertedSlotList.isEmpty || !deletedIDs.isEmpty }
 
   /// Returns the recorded changes and forgets them, in one step (for persistence).
   ///
@@ -253,6 +284,22 @@ where Entity.ID: Sendable {
   public mutating func drainChanges() -> ChangeSet<ID> {
     defer { resetChanges() }
     return changes
+  }
+
+  /// Returns the current value of every upserted entity and every deleted id, each in the order
+  /// they were first changed since the last drain, and forgets the changes. This is the drain
+  /// persistence uses: its writes come out in a deterministic order.
+  ///
+  /// - Complexity: O(*c*), where *c* is the number of changes; never O(*n*).
+  @inlinable
+  public mutating func drainOrderedChanges() -> (upserts: [Entity], deletions: [ID]) {
+    defer { resetChanges() }
+    var upserts: [Entity] = []
+    upserts.reserveCapacity(upsertedSlotList.count)
+    for slot in upsertedSlotList {
+      if let entity = slots[slot] { upserts.append(entity) }
+    }
+    return (upserts, orderedDeletions)
   }
 
   // MARK: - Bulk replacement
@@ -346,19 +393,30 @@ where Entity.ID: Sendable {
   }
 
   /// Installs dense `newSlots` (no tombstones) and re-indexes the entities whose slot changed.
+  /// Upserts recorded before keep their first-change order; newly flagged ones follow in slot
+  /// order.
   @usableFromInline
   mutating func replaceSlots(with live: [(entity: Entity, upserted: Bool)]) {
+    let previouslyUpserted = upsertedSlotList.compactMap { slots[$0]?.id }
     var newSlots: [Entity?] = []
     newSlots.reserveCapacity(live.count)
     upsertedSlots = []
     upsertedSlots.reserveCapacity(live.count)
-    upsertedSlotList = []
     for (offset, (entity, upserted)) in live.enumerated() {
       if positions[entity.id] != offset { positions[entity.id] = offset }
       newSlots.append(entity)
       upsertedSlots.append(upserted)
-      if upserted { upsertedSlotList.append(offset) }
     }
     slots = newSlots
+    var listed = [Bool](repeating: false, count: live.count)
+    upsertedSlotList = []
+    for id in previouslyUpserted {
+      guard let slot = positions[id], upsertedSlots[slot], !listed[slot] else { continue }
+      listed[slot] = true
+      upsertedSlotList.append(slot)
+    }
+    for slot in upsertedSlots.indices where upsertedSlots[slot] && !listed[slot] {
+      upsertedSlotList.append(slot)
+    }
   }
 }

@@ -122,6 +122,31 @@ import Testing
     #expect(store.drainChanges().isEmpty)
   }
 
+  @Test func orderedDrainKeepsFirstChangeOrderThroughCompaction() {
+    var store = EntityStore((0..<100).map { Item(id: $0, value: $0) })
+    store.modify(70) { $0.value = -1 }
+    store.modify(5) { $0.value = -1 }
+    store[200] = Item(id: 200, value: 0)
+    store.modify(40) { $0.value = -1 }
+    for id in (0..<100).reversed() where ![70, 5, 40].contains(id) { store[id] = nil }
+    #expect(store.count == 4)  // compacted several times on the way
+    let drained = store.drainOrderedChanges()
+    #expect(drained.upserts.map(\.id) == [70, 5, 200, 40])
+    #expect(drained.deletions == (0..<100).reversed().filter { ![70, 5, 40].contains($0) })
+    #expect(!store.hasChanges)
+  }
+
+  @Test func orderedDrainSkipsReinsertedDeletions() {
+    var store = EntityStore([a, b, c])
+    store[1] = nil
+    store[2] = nil
+    store[1] = a
+    store[3] = nil
+    let drained = store.drainOrderedChanges()
+    #expect(drained.upserts == [a])
+    #expect(drained.deletions == [2, 3])
+  }
+
   @Test func mergeLabelsSayWhichIsExistingAndWhichIncoming() {
     var store = EntityStore([Item(id: 1, value: 1)])
     let incoming = EntityStore([Item(id: 1, value: 2), Item(id: 5, value: 5)])

@@ -132,7 +132,14 @@ enum Operation: CustomStringConvertible {
       }
       model.items = items
     case .drain:
-      let drained = store.drainChanges()
+      // NB: the ordered drain must agree with the set view, once per id, with current values.
+      let current = store
+      let ordered = store.drainOrderedChanges()
+      let upsertIDs = ordered.upserts.map(\.id)
+      precondition(Set(upsertIDs).count == upsertIDs.count, "duplicate upsert in \(upsertIDs)")
+      precondition(Set(ordered.deletions).count == ordered.deletions.count, "duplicate deletion")
+      precondition(ordered.upserts.allSatisfy { current[$0.id] == $0 }, "stale upserted value")
+      let drained = ChangeSet(upserts: Set(upsertIDs), deletions: Set(ordered.deletions))
       let expected = ChangeSet(upserts: model.upserts, deletions: model.deletions)
       model.upserts = []
       model.deletions = []
