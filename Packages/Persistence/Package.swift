@@ -1,0 +1,71 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+let package = Package(
+  name: "Persistence",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "Persistence", targets: ["Persistence"]),
+    .library(name: "PersistenceSQLite", targets: ["PersistenceSQLite"]),
+    .executable(name: "persistence-crash-writer", targets: ["PersistenceCrashWriter"]),
+  ],
+  dependencies: [
+    .package(path: "../ReduxCore"),
+    .package(path: "../EntityTracking"),
+    .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+  ],
+  targets: [
+    .target(
+      name: "Persistence",
+      dependencies: [
+        .product(name: "ReduxCore", package: "ReduxCore"),
+        .product(name: "EntityTracking", package: "EntityTracking"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .target(
+      name: "PersistenceSQLite",
+      dependencies: [
+        "Persistence",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // Applies scripted changes and acknowledges each flush; the crash-kill test SIGKILLs it.
+    .executableTarget(name: "PersistenceCrashWriter", dependencies: ["PersistenceSQLite"]),
+    .testTarget(
+      name: "PersistenceTests",
+      dependencies: [
+        "Persistence",
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(
+      name: "PersistenceSQLiteTests",
+      dependencies: [
+        "PersistenceSQLite", "PersistenceCrashWriter",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// MARK: - Shared settings (identical in every manifest; Scripts/check.sh verifies)
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+  ]
+}

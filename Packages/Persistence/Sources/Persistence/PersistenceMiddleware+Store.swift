@@ -1,0 +1,18 @@
+public import ReduxCore
+
+extension PersistenceMiddleware where State: ReduxState {
+  /// Plugs persistence into a ReduxCore ``Store``: a reducer that drains the state's
+  /// `EntityStore`s after the reducers before it. Put it last:
+  ///
+  /// ```swift
+  /// let store = Store(initialState: state, reducers: [appReducer, persistence.reducer()])
+  /// ```
+  ///
+  /// - Parameter id: The reducer's id in logs.
+  public func reducer<Action: ReduxAction>(id: String = "persistence") -> AnyReducer<State, Action> {
+    AnyReducer(id: id) { [self] context in
+      var state = context.state
+      afterReduce(state: &state)
+    }
+  }
+}

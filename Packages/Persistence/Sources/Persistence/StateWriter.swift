@@ -1,0 +1,120 @@
+public import EntityTracking
+
+/// Drains one `EntityStore` of the state after each reduce and holds its changes, coalesced by
+/// id, until a flush hands them to `persist`.
+///
+/// ```swift
+/// StateWriter(keyPath: \AppState.items) { writes, deletions in
+///   try await itemDB.upsert(writes)
+///   try await itemDB.delete(ids: deletions)
+/// }
+/// ```
+///
+/// The last operation on an id wins across drains: an entity deleted and then re-inserted before
+/// the flush is one write and no deletion. `writes` and `deletions` come in the order their ids
+/// were first changed.
+@MainActor
+public final class StateWriter<State> {
+  private let base: any WriterBase<State>
+
+  /// Creates a writer for the `EntityStore` at `keyPath`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the store lives in the state.
+  ///   - persist: Stores the current value of each written entity and removes each deleted id.
+  ///     When it throws, the batch stays pending and is retried.
+  public init<Entity>(
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>,
+    persist: @escaping @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void
+  ) {
+    base = EntityWriter(keyPath: keyPath, persist: persist)
+  }
+
+  /// The number of ids waiting for a flush.
+  public var pendingCount: Int { base.pendingCount }
+
+  /// Moves the store's recorded changes into this writer and clears them from the store.
+  ///
+  /// - Returns: Whether there was anything to drain.
+  /// - Complexity: O(1) when nothing changed; otherwise O(*c*), the number of changes.
+  @discardableResult
+  public func drain(_ state: inout State) -> Bool {
+    base.drain(&state)
+  }
+
+  /// Takes everything pending and returns the work that persists it, or `nil` when nothing is
+  /// pending. If the work throws, the batch is put back (underneath newer changes) and the
+  /// error is rethrown.
+  public func flush() -> (@Sendable () async throws -> Void)? {
+    guard let batch = base.takeBatch() else { return nil }
+    return {
+      do {
+        try await batch.persist()
+      } catch {
+        await batch.restore()
+        throw error
+      }
+    }
+  }
+
+  func takeBatch() -> WriterBatch? {
+    base.takeBatch()
+  }
+
+  func hasChanges(in state: State) -> Bool {
+    base.hasChanges(in: state)
+  }
+}
+
+/// The entity-typed half of a ``StateWriter``.
+@MainActor
+protocol WriterBase<State>: AnyObject {
+  associatedtype State
+  var pendingCount: Int { get }
+  func hasChanges(in state: State) -> Bool
+  func drain(_ state: inout State) -> Bool
+  func takeBatch() -> WriterBatch?
+}
+
+@MainActor
+final class EntityWriter<State, Entity: Identifiable & Equatable & Sendable>: WriterBase
+where Entity.ID: Sendable {
+  typealias Persist = @Sendable ([Entity], [Entity.ID]) async throws -> Void
+
+  private let keyPath: WritableKeyPath<State, EntityStore<Entity>>
+  private let persist: Persist
+  private var pending = PendingChanges<Entity>()
+
+  init(keyPath: WritableKeyPath<State, EntityStore<Entity>>, persist: @escaping Persist) {
+    self.keyPath = keyPath
+    self.persist = persist
+  }
+
+  var pendingCount: Int { pending.count }
+
+  func hasChanges(in state: State) -> Bool {
+    state[keyPath: keyPath].hasChanges
+  }
+
+  func drain(_ state: inout State) -> Bool {
+    // NB: read first, so that a store with nothing to drain is not written back (no copy, no
+    // observation notification).
+    guard state[keyPath: keyPath].hasChanges else { return false }
+    let drained = state[keyPath: keyPath].drainOrderedChanges()
+    pending.record(upserts: drained.upserts, deletions: drained.deletions)
+    return true
+  }
+
+  func takeBatch() -> WriterBatch? {
+    guard !pending.isEmpty else { return nil }
+    let taken = pending
+    pending = PendingChanges()
+    let (writes, deletions) = taken.split
+    let persist = persist
+    return WriterBatch(
+      count: taken.count,
+      persist: { try await persist(writes, deletions) },
+      restore: { [weak self] in self?.pending.restore(failed: taken) }
+    )
+  }
+}

@@ -1,0 +1,13 @@
+/// A store in Swidux's shape: something actions are sent to, on the main actor.
+///
+/// A hand-written store runs the "snapshot pattern" in `send`: copy the state slices into a
+/// value, reduce, call ``PersistenceMiddleware/afterReduce(state:)``, assign the slices back,
+/// then run the returned effect.
+@MainActor
+public protocol SwiduxDispatcher<Action> {
+  /// The actions the store accepts.
+  associatedtype Action
+
+  /// Reduces `action` and starts its effect.
+  func send(_ action: Action)
+}

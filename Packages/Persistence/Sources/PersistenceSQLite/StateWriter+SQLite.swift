@@ -1,0 +1,17 @@
+public import EntityTracking
+public import Persistence
+
+extension StateWriter {
+  /// A writer that persists the `EntityStore` at `keyPath` to `table`, without SQL.
+  ///
+  /// Inside a flush of a ``PersistenceMiddleware`` created with
+  /// ``PersistenceMiddleware/init(database:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``,
+  /// its writes join the flush's single transaction.
+  public convenience init<Entity>(
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>,
+    table: EntityTable<Entity>,
+    database: SQLiteDatabase
+  ) {
+    self.init(keyPath: keyPath, persist: database.persist(to: table))
+  }
+}

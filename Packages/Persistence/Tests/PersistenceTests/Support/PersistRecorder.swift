@@ -1,0 +1,97 @@
+import Synchronization
+
+/// Records every `persist` call of every writer, can fail the next calls, and can hold calls
+/// until released: the stand-in for a database.
+final class PersistRecorder: Sendable {
+  struct Call: Equatable, Sendable {
+    var writer: String
+    var writes: [String]
+    var deletions: [String]
+  }
+
+  private struct State {
+    var calls: [Call] = []
+    var failuresLeft = 0
+    var isHolding = false
+    var held: [CheckedContinuation<Void, Never>] = []
+    var callWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var running = 0
+    var mostRunning = 0
+  }
+
+  private let state = Mutex(State())
+
+  var calls: [Call] { state.withLock { $0.calls } }
+  /// The most `persist` calls that ever ran at the same time.
+  var mostRunning: Int { state.withLock { $0.mostRunning } }
+
+  /// Makes the next `count` calls throw ``DiskError`` (after recording them).
+  func failNext(_ count: Int) {
+    state.withLock { $0.failuresLeft = count }
+  }
+
+  /// Holds every call from now on until ``release()``.
+  func hold() {
+    state.withLock { $0.isHolding = true }
+  }
+
+  func release() {
+    let held = state.withLock { state in
+      state.isHolding = false
+      defer { state.held = [] }
+      return state.held
+    }
+    for call in held { call.resume() }
+  }
+
+  /// Suspends until at least `count` calls were recorded.
+  func waitForCalls(_ count: Int) async {
+    await withCheckedContinuation { continuation in
+      let reached = state.withLock { state in
+        if state.calls.count >= count { return true }
+        state.callWaiters.append((count, continuation))
+        return false
+      }
+      if reached { continuation.resume() }
+    }
+  }
+
+  /// The `persist` function of a writer named `writer`.
+  func persist<ID: Sendable & CustomStringConvertible, Entity: Identifiable & Sendable>(
+    _ writer: String, describing describe: @escaping @Sendable (Entity) -> String
+  ) -> @Sendable ([Entity], [ID]) async throws -> Void where Entity.ID == ID {
+    { writes, deletions in
+      try await self.record(
+        Call(writer: writer, writes: writes.map(describe), deletions: deletions.map(\.description)))
+    }
+  }
+
+  private func record(_ call: Call) async throws {
+    let (reached, shouldHold) = state.withLock { state in
+      state.calls.append(call)
+      state.running += 1
+      state.mostRunning = max(state.mostRunning, state.running)
+      let reached = state.callWaiters.filter { state.calls.count >= $0.count }.map(\.continuation)
+      state.callWaiters.removeAll { state.calls.count >= $0.count }
+      return (reached, state.isHolding)
+    }
+    for waiter in reached { waiter.resume() }
+    if shouldHold {
+      await withCheckedContinuation { continuation in
+        let released = state.withLock { state in
+          guard state.isHolding else { return true }
+          state.held.append(continuation)
+          return false
+        }
+        if released { continuation.resume() }
+      }
+    }
+    let fails = state.withLock { state in
+      state.running -= 1
+      guard state.failuresLeft > 0 else { return false }
+      state.failuresLeft -= 1
+      return true
+    }
+    if fails { throw DiskError() }
+  }
+}
