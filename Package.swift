@@ -12,6 +12,8 @@ let package = Package(
   dependencies: [
     .package(path: "Packages/ReduxCore"),
     .package(path: "Packages/EntityTracking"),
+    .package(path: "Packages/Persistence"),
+    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
   ],
   targets: [
     .target(
@@ -19,6 +21,8 @@ let package = Package(
       dependencies: [
         .product(name: "ReduxCore", package: "ReduxCore"),
         .product(name: "EntityTracking", package: "EntityTracking"),
+        .product(name: "Persistence", package: "Persistence"),
+        .product(name: "PersistenceSQLite", package: "Persistence"),
       ]
     ),
     .executableTarget(
@@ -31,6 +35,7 @@ let package = Package(
       dependencies: [
         "ReduxKit", "Counter",
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Tests/IntegrationTests"
     ),

@@ -1,3 +1,5 @@
 // The umbrella module: `import ReduxKit` brings in every ReduxKit module.
 @_exported public import ReduxCore
 @_exported public import EntityTracking
+@_exported public import Persistence
+@_exported public import PersistenceSQLite
