@@ -16,7 +16,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-    .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
   ],
   targets: [
     .target(
@@ -43,7 +42,6 @@ let package = Package(
       dependencies: [
         "Persistence",
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
-        .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

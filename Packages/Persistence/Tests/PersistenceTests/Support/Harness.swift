@@ -1,4 +1,3 @@
-import Clocks
 import EntityTracking
 import Persistence
 
@@ -6,7 +5,7 @@ import Persistence
 /// driven by a test clock.
 @MainActor
 struct Harness {
-  let clock = TestClock()
+  let clock = ManualClock()
   let recorder = PersistRecorder()
   let logs = LogRecorder()
   let persistence: PersistenceMiddleware<AppState>
