@@ -11,6 +11,8 @@ let package = Package(
       traits: ["MallocInterposer"]),
     .package(path: "../Packages/ReduxCore"),
     .package(path: "../Packages/EntityTracking"),
+    .package(path: "../Packages/Persistence"),
+    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
   ],
   targets: [
@@ -31,6 +33,18 @@ let package = Package(
         .product(name: "OrderedCollections", package: "swift-collections"),
       ],
       path: "Benchmarks/EntityTrackingBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "PersistenceBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "EntityTracking", package: "EntityTracking"),
+        .product(name: "Persistence", package: "Persistence"),
+        .product(name: "PersistenceSQLite", package: "Persistence"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      path: "Benchmarks/PersistenceBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
   ],

@@ -36,6 +36,10 @@ pairs = [
     ("iterate 100k after 1000 deletes: EntityStore", "iterate 100k: Array", "target <= 1.5"),
     ("drain 10 changes: EntityStore of 100k", "drain 10 changes: EntityStore of 1k",
      "O(changes): ~1 expected"),
+    ("flush 100k upserts: GRDB prepared loop", "flush 100k upserts: PersistenceSQLite",
+     "throughput vs hand-written, target >= 0.5"),
+    ("afterReduce unchanged x100k: 100000 entities", "afterReduce unchanged x100k: 100 entities",
+     "O(writers): ~1 expected"),
 ]
 print("\nRatios (p50 / p50, same run):")
 for top, bottom, note in pairs:

@@ -2,7 +2,6 @@ import EntityTracking
 public import GRDB
 
 import struct Foundation.Data
-import class Foundation.ProcessInfo
 import class Foundation.JSONDecoder
 
 /// A table holding one `Codable` entity type, one row per entity: the id as primary key and the
@@ -36,44 +35,15 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   var quotedName: String { name.quotedDatabaseIdentifier }
 
-  /// Encodes `writes` off the caller's actor: in parallel chunks when there are many, so that
-  /// a large flush neither blocks the main actor nor holds the write lock while it encodes.
-  @concurrent
-  func encode(_ writes: [Entity]) async throws -> [Data] {
-    let chunkSize = max(1_024, writes.count / ProcessInfo.processInfo.activeProcessorCount + 1)
-    guard writes.count > chunkSize else { return try encode(writes[...]) }
-    return try await withThrowingTaskGroup(of: (Int, [Data]).self) { group in
-      for start in stride(from: 0, to: writes.count, by: chunkSize) {
-        let chunk = writes[start..<min(start + chunkSize, writes.count)]
-        group.addTask { (start, try encode(chunk)) }
-      }
-      var chunks: [(start: Int, data: [Data])] = []
-      for try await chunk in group { chunks.append(chunk) }
-      return chunks.sorted { $0.start < $1.start }.flatMap(\.data)
-    }
-  }
-
-  private func encode(_ writes: ArraySlice<Entity>) throws -> [Data] {
-    let encoder = EntityJSONEncoder()
-    return try writes.map { entity in
-      do {
-        return try encoder.encode(entity)
-      } catch {
-        throw SQLiteDatabaseError.unencodable(table: name, id: "\(entity.id)", underlying: error)
-      }
-    }
-  }
-
-  /// Writes the encoded entities (insert or replace by id) and removes `deletions`, in `db`'s
-  /// transaction.
-  func apply(
-    writes: [Entity], encoded: [Data], deletions: [Entity.ID], in db: Database
-  ) throws {
+  /// Writes `writes` (insert or replace by id) and removes `deletions`, in `db`'s transaction.
+  ///
+  /// It runs on the database's writer queue, never on the caller's actor: encoding a large
+  /// flush does not block the main actor.
+  func apply(writes: [Entity], deletions: [Entity.ID], in db: Database) throws {
     if !deletions.isEmpty {
       let delete = try db.cachedStatement(sql: "DELETE FROM \(quotedName) WHERE id = ?")
       for id in deletions {
-        delete.setUncheckedArguments([id])
-        try delete.execute()
+        try delete.execute(arguments: [id])
       }
     }
     guard !writes.isEmpty else { return }
@@ -82,10 +52,16 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
         INSERT INTO \(quotedName) (id, data) VALUES (?, ?)
         ON CONFLICT(id) DO UPDATE SET data = excluded.data
         """)
-    for (entity, data) in zip(writes, encoded) {
-      // NB: unchecked: the statement has exactly these two parameters.
-      upsert.setUncheckedArguments([entity.id, data])
-      try upsert.execute()
+    let encoder = EntityJSONEncoder()
+    for entity in writes {
+      let data: Data
+      do {
+        data = try encoder.encode(entity)
+      } catch {
+        throw SQLiteDatabaseError.unencodable(table: name, id: "\(entity.id)", underlying: error)
+      }
+      // NB: arguments passed to `execute` are bound without copying the blob.
+      try upsert.execute(arguments: [entity.id, data])
     }
   }
 

@@ -134,9 +134,8 @@ public final class SQLiteDatabase: Sendable {
     to table: EntityTable<Entity>
   ) -> @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void {
     { [self] writes, deletions in
-      let encoded = try await table.encode(writes)
       let work: FlushStaging.Work = { db in
-        try table.apply(writes: writes, encoded: encoded, deletions: deletions, in: db)
+        try table.apply(writes: writes, deletions: deletions, in: db)
       }
       if let staging = FlushStaging.current, staging.database == ObjectIdentifier(self) {
         staging.stage(work)
