@@ -13,6 +13,10 @@ import Testing
     let database = try SQLiteDatabase(path: path, migrator: libraryMigrator())
     let mode = try database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
     #expect(mode == "wal")
+    // NORMAL (1), GRDB's WAL default: a committed flush survives a process crash; the
+    // durability contract says what a power loss may roll back.
+    let synchronous = try database.writer.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+    #expect(synchronous == 1)
 
     let reopened = try SQLiteDatabase(path: path, migrator: libraryMigrator(through: 2))
     let applied = try reopened.writer.read { db in try libraryMigrator(through: 2).appliedMigrations(db) }
