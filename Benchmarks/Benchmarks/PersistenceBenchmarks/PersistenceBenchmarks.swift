@@ -55,8 +55,8 @@ let benchmarks: @Sendable () -> Void = {
   let flushes = Benchmark.Configuration(
     metrics: [.wallClock, .mallocCountTotal],
     timeUnits: .milliseconds,
-    maxDuration: .seconds(20),
-    maxIterations: 7
+    maxDuration: .seconds(30),
+    maxIterations: 15
   )
   let cards = makeCards(size)
 

@@ -32,26 +32,37 @@ private struct UnsupportedShape: Error {}
 
 /// The output of one encoding, and the containers still open in it.
 ///
-/// NB: every write is one mutating call on `output`: each access to a class's stored property
-/// pays a dynamic exclusivity check, which per appended byte cost more than the encoding.
+/// NB: the output lives behind a pointer the writer owns, not in a stored `var`: every access
+/// to a class's stored `var` pays a dynamic exclusivity check, which cost more than the encoding
+/// itself. A writer belongs to one encoder, used by one thread at a time.
 private final class JSONWriter {
-  private var output = JSONOutput()
+  private let output: UnsafeMutablePointer<JSONOutput>
 
-  var bytes: [UInt8] { output.bytes }
-  var depth: Int { output.open.count }
-  var isUnsupported: Bool { output.isUnsupported }
+  init() {
+    output = .allocate(capacity: 1)
+    output.initialize(to: JSONOutput())
+  }
 
-  func reset() { output.reset() }
-  func markUnsupported() { output.isUnsupported = true }
-  func openContainer(isObject: Bool) -> Int { output.openContainer(isObject: isObject) }
-  func close(downTo depth: Int) { output.close(downTo: depth) }
-  func beginElement(of owner: Int, at depth: Int) throws { try output.beginElement(of: owner, at: depth) }
-  func writeKey(_ key: some CodingKey) { output.writeKey(key.stringValue) }
-  func writeNull() { output.append("null") }
-  func writeBool(_ value: Bool) { output.append(value ? "true" : "false") }
-  func writeInteger(_ value: some BinaryInteger) { output.append(String(value)) }
-  func writeString(_ string: String) { output.writeString(string) }
-  func writeRaw(_ text: String) { output.append(text) }
+  deinit {
+    output.deinitialize(count: 1)
+    output.deallocate()
+  }
+
+  var bytes: [UInt8] { output.pointee.bytes }
+  var depth: Int { output.pointee.open.count }
+  var isUnsupported: Bool { output.pointee.isUnsupported }
+
+  func reset() { output.pointee.reset() }
+  func markUnsupported() { output.pointee.isUnsupported = true }
+  func openContainer(isObject: Bool) -> Int { output.pointee.openContainer(isObject: isObject) }
+  func close(downTo depth: Int) { output.pointee.close(downTo: depth) }
+  func beginElement(of owner: Int, at depth: Int) throws { try output.pointee.beginElement(of: owner, at: depth) }
+  func writeKey(_ key: some CodingKey) { output.pointee.writeKey(key.stringValue) }
+  func writeNull() { output.pointee.append("null") }
+  func writeBool(_ value: Bool) { output.pointee.append(value ? "true" : "false") }
+  func writeInteger(_ value: some BinaryInteger) { output.pointee.appendInteger(value) }
+  func writeString(_ string: String) { output.pointee.writeString(string) }
+  func writeRaw(_ text: String) { output.pointee.append(text) }
 
   func writeFloatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(
     _ value: F, codingPath: [any CodingKey]
@@ -63,7 +74,7 @@ private final class JSONWriter {
     }
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }  // as JSONEncoder writes it
-    output.append(text)
+    output.pointee.append(text)
   }
 
   /// Writes any value, as `JSONEncoder` would with its default strategies.
@@ -98,6 +109,19 @@ private struct JSONOutput {
 
   mutating func append(_ text: String) {
     bytes.append(contentsOf: text.utf8)
+  }
+
+  /// Appends the decimal digits of `value` without making a `String` first.
+  mutating func appendInteger(_ value: some BinaryInteger) {
+    guard let value = Int64(exactly: value) else { return append(String(value)) }
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    let start = bytes.count
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+      magnitude /= 10
+    } while magnitude > 0
+    bytes[start...].reverse()
   }
 
   /// Opens an object or array and returns its owner id.

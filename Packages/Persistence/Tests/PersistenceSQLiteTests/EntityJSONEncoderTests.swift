@@ -85,6 +85,13 @@ import Testing
     #expect(String(decoding: try encoder.encode(Kind.plain), as: UTF8.self) == #""plain""#)
   }
 
+  @Test func writesEveryIntegerExactly() throws {
+    let values: [Int64] = [0, 7, -7, 10, -10, 1_000_000, .max, .min]
+    #expect(try JSONDecoder().decode([Int64].self, from: EntityJSONEncoder().encode(values)) == values)
+    let unsigned: [UInt64] = [0, .max]
+    #expect(String(decoding: try EntityJSONEncoder().encode(unsigned), as: UTF8.self) == "[0,18446744073709551615]")
+  }
+
   @Test func aNonFiniteNumberIsAnEncodingError() {
     #expect(throws: EncodingError.self) { try EntityJSONEncoder().encode(["x": Double.infinity]) }
   }
