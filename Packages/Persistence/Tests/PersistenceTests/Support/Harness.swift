@@ -1,5 +1,6 @@
 import EntityTracking
 import Persistence
+import ReduxCoreTesting
 
 /// A middleware over ``AppState`` with two recorded writers (tags first, as leaf entities),
 /// driven by a test clock.

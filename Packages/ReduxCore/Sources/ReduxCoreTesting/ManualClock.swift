@@ -1,19 +1,24 @@
 import Synchronization
 
-/// A clock that moves only when a test advances it.
+/// A clock that moves only when a test advances it: the test clock of every ReduxKit package.
+///
+/// It never yields to the scheduler. Code under test that fixes a timer's deadline when it arms
+/// the timer (`clock.now.advanced(by:)`) is timed exactly however late its task starts: a sleeper
+/// registered after its deadline passed returns at once. Tests then wait for the effect itself
+/// (a recorded call, `waitUntilIdle()`), never for time.
 ///
 /// NB: swift-clocks' `TestClock` yields with `Task.megaYield()`, which spawns detached
-/// background-priority tasks on every advance; on this Linux toolchain a test process doing that
-/// alongside other suites hung at exit in about one run in eight. The middleware fixes each
-/// timer's deadline when it arms it, so the tests need no yielding: a sleeper registered late
-/// finds its deadline passed and returns at once, and tests wait for effects explicitly.
-final class ManualClock: Clock, Sendable {
-  struct Instant: InstantProtocol {
-    var offset: Duration
+/// background-priority tasks on every advance; on Linux (Swift 6.3.1) a test process doing that
+/// alongside other suites hung at exit in about one run in eight.
+public final class ManualClock: Clock, Sendable {
+  public struct Instant: InstantProtocol {
+    /// The time since the clock was created.
+    public var offset: Duration
 
-    func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-    func duration(to other: Instant) -> Duration { other.offset - offset }
-    static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    public init(offset: Duration) { self.offset = offset }
+    public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    public func duration(to other: Instant) -> Duration { other.offset - offset }
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
   private struct Sleeper {
@@ -30,10 +35,12 @@ final class ManualClock: Clock, Sendable {
 
   private let state = Mutex(State())
 
-  var now: Instant { state.withLock { $0.now } }
-  var minimumResolution: Duration { .zero }
+  public init() {}
 
-  func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+  public var now: Instant { state.withLock { $0.now } }
+  public var minimumResolution: Duration { .zero }
+
+  public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
     try Task.checkCancellation()
     let id = state.withLock { state in
       state.nextID += 1
@@ -56,8 +63,11 @@ final class ManualClock: Clock, Sendable {
     }
   }
 
+  /// The number of sleepers waiting for a later time.
+  public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
   /// Moves time forward and wakes every sleeper whose deadline has come, earliest first.
-  func advance(by duration: Duration) async {
+  public func advance(by duration: Duration) async {
     let due = state.withLock { state in
       state.now = state.now.advanced(by: duration)
       let now = state.now
