@@ -52,8 +52,7 @@ public final class PersistenceMiddleware<State> {
   @ObservationIgnored public let loopThreshold: Int
 
   @ObservationIgnored private let writers: [StateWriter<State>]
-  @ObservationIgnored private let elapsed: @Sendable () -> Duration
-  @ObservationIgnored private let sleeper: @Sendable (Duration) -> Sleep
+  @ObservationIgnored private let clock: ClockReader
   @ObservationIgnored private let transaction: FlushTransaction?
   @ObservationIgnored private let logger: Logger
   @ObservationIgnored private let tasks = TaskManager()
@@ -99,8 +98,7 @@ public final class PersistenceMiddleware<State> {
     self.maxWait = maxWait
     self.retry = retry
     self.loopThreshold = loopThreshold
-    self.elapsed = Self.stopwatch(clock)
-    self.sleeper = Self.sleeper(clock)
+    self.clock = ClockReader(clock)
     self.transaction = transaction
     self.logger = logger
   }
@@ -171,7 +169,7 @@ public final class PersistenceMiddleware<State> {
   }
 
   private func startTimer(_ timer: Timer, after delay: Duration) {
-    let sleep = sleeper(delay)
+    let sleep = clock.sleep(for: delay)
     let logger = logger
     tasks.run(id: timer) { [weak self] in
       try await sleep()
@@ -287,7 +285,7 @@ public final class PersistenceMiddleware<State> {
     status.lastFlush = FlushReport(
       number: (status.lastFlush?.number ?? 0) + 1,
       changes: batches.reduce(0) { $0 + $1.count },
-      committedAt: elapsed())
+      committedAt: clock.now())
   }
 
   /// Persists the batches in writer order. A batch that did not persist goes back to its
@@ -311,22 +309,6 @@ public final class PersistenceMiddleware<State> {
         for failed in batches[index...] { failed.restore() }
         throw error
       }
-    }
-  }
-
-  private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-    let origin = clock.now
-    return { origin.duration(to: clock.now) }
-  }
-
-  typealias Sleep = @Sendable () async throws -> Void
-
-  /// Makes sleeps that end `delay` after they are made, not after their task starts: a timer
-  /// measures from the drain that armed it, however late its task is scheduled.
-  private static func sleeper<C: Clock<Duration>>(_ clock: C) -> @Sendable (Duration) -> Sleep {
-    { delay in
-      let deadline = clock.now.advanced(by: delay)
-      return { try await clock.sleep(until: deadline, tolerance: nil) }
     }
   }
 }

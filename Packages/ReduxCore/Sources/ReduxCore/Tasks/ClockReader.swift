@@ -1,0 +1,38 @@
+/// An injected clock, read as durations since the reader was made: the clock convention of
+/// ReduxKit. Every debounce, timer, stale time and gc time reads one of these, so tests inject a
+/// `ManualClock` (ReduxCoreTesting) and production a `ContinuousClock`.
+///
+/// ```swift
+/// let clock = ClockReader(ContinuousClock())
+/// let armedAt = clock.now()
+/// let sleep = clock.sleep(for: .milliseconds(250))   // the deadline is fixed here
+/// tasks.run(id: "debounce") { try await sleep(); flush() } onFailure: { _ in }
+/// ```
+public struct ClockReader: Sendable {
+  /// Sleeps until a deadline fixed when the sleep was made.
+  public typealias Sleep = @Sendable () async throws -> Void
+
+  private let elapsed: @Sendable () -> Duration
+  private let sleeper: @Sendable (Duration) -> Sleep
+
+  /// Reads `clock`, from now on.
+  public init<C: Clock<Duration>>(_ clock: C) {
+    let origin = clock.now
+    elapsed = { origin.duration(to: clock.now) }
+    sleeper = { delay in
+      let deadline = clock.now.advanced(by: delay)
+      return { try await clock.sleep(until: deadline, tolerance: nil) }
+    }
+  }
+
+  /// The time since the reader was made.
+  public func now() -> Duration {
+    elapsed()
+  }
+
+  /// A sleep that ends `delay` after this call, however late the task that runs it starts:
+  /// a timer measures from the moment it was armed.
+  public func sleep(for delay: Duration) -> Sleep {
+    sleeper(delay)
+  }
+}
