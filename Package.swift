@@ -13,6 +13,7 @@ let package = Package(
     .package(path: "Packages/ReduxCore"),
     .package(path: "Packages/EntityTracking"),
     .package(path: "Packages/Persistence"),
+    .package(path: "Packages/QueryCache"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
   ],
   targets: [
@@ -23,6 +24,7 @@ let package = Package(
         .product(name: "EntityTracking", package: "EntityTracking"),
         .product(name: "Persistence", package: "Persistence"),
         .product(name: "PersistenceSQLite", package: "Persistence"),
+        .product(name: "QueryCache", package: "QueryCache"),
       ]
     ),
     .executableTarget(

@@ -3,3 +3,4 @@
 @_exported public import EntityTracking
 @_exported public import Persistence
 @_exported public import PersistenceSQLite
+@_exported public import QueryCache

@@ -8,6 +8,12 @@ import Testing
     var text: String
   }
 
+  @Test func queryCacheIsReexported() async throws {
+    let client = QueryClient()
+    let result = await client.fetch(queryKey: ["note", 1]) { Note(id: 1, text: "cached") }
+    #expect(try result.result.get() == Note(id: 1, text: "cached"))
+  }
+
   @Test func entityTrackingIsReexported() {
     var notes = EntityStore<Note>()
     notes[1] = Note(id: 1, text: "hello")

@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+let package = Package(
+  name: "QueryCache",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "QueryCache", targets: ["QueryCache"])
+  ],
+  dependencies: [
+    .package(path: "../ReduxCore"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+  ],
+  targets: [
+    .target(
+      name: "QueryCache",
+      dependencies: [
+        .product(name: "ReduxCore", package: "ReduxCore"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(
+      name: "QueryCacheTests",
+      dependencies: [
+        "QueryCache",
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// MARK: - Shared settings (identical in every manifest; Scripts/check.sh verifies)
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+  ]
+}

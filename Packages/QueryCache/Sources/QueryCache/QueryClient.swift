@@ -1,0 +1,149 @@
+public import Logging
+import ReduxCore
+
+/// Fetches, caches and shares query results: stale-while-revalidate, one fetch in flight per
+/// key, invalidation by key prefix, garbage collection of unobserved entries.
+///
+/// ```swift
+/// let client = QueryClient()                       // or QueryClient(clock: testClock)
+/// let (isFresh, result) = await client.fetch(queryKey: ["user", id]) { try await api.user(id) }
+/// await client.invalidate(["user"])                // every key under "user"
+/// ```
+public final class QueryClient: Sendable {
+  /// The client apps share by default.
+  public static let shared = QueryClient()
+
+  /// The cache.
+  public let store: QueryClientStore
+  let logger: Logger
+
+  /// Creates a client whose stale times and gc times read `clock`.
+  public init(
+    clock: some Clock<Duration> = ContinuousClock(),
+    logger: Logger = Logger(label: "ReduxKit.QueryCache")
+  ) {
+    store = QueryClientStore(clock: ClockReader(clock))
+    self.logger = logger
+  }
+
+  // MARK: - Fetching
+
+  /// Returns the cached value when there is one (fresh or not: `isFresh` says which), otherwise
+  /// runs `queryFn` — once for all concurrent callers of the key — and caches its result.
+  ///
+  /// - Parameter forceRefresh: Runs `queryFn` even over a cached value (joining a fetch already
+  ///   in flight).
+  /// - Returns: `isFresh` is `false` only for a cached value as old as `staleTime` or older.
+  ///   A failure is `.failure`: a ``QueryError`` for a key holding another type, or the error
+  ///   `queryFn` threw (the cached data, if any, is kept).
+  public func fetch<Value: Sendable>(
+    queryKey: QueryKey,
+    options: QueryOptions = QueryOptions(),
+    forceRefresh: Bool = false,
+    queryFn: @escaping @Sendable () async throws -> Value
+  ) async -> (isFresh: Bool, result: Result<Value, any Error>) {
+    let step: QueryClientStore.FetchStep
+    do {
+      step = try await store.prepareFetch(
+        queryKey, as: Value.self, forced: forceRefresh, options: options,
+        start: { Task { try await Self.run(queryFn) } })
+    } catch {
+      logger.error("query \(queryKey): \(error)")
+      return (true, .failure(error))
+    }
+    switch step {
+    case .cached(let value, let isFresh):
+      logger.debug("query \(queryKey): cache hit (\(isFresh ? "fresh" : "stale"))")
+      return (isFresh, Self.cast(value, key: queryKey))
+    case .join(let fetch, let id):
+      let result: Result<any Sendable, any Error>
+      do {
+        result = .success(try await fetch.value)
+      } catch {
+        result = .failure(error)
+      }
+      await store.finishFetch(queryKey, id: id, result: result)
+      if case .failure(let error) = result {
+        logger.warning("query \(queryKey) failed: \(error)")
+      }
+      return (true, result.flatMap { value -> Result<Value, any Error> in Self.cast(value, key: queryKey) })
+    }
+  }
+
+  /// Fetches like TanStack's `fetchQuery`: a fresh cached value is returned as is; a stale or
+  /// missing one is fetched (the seed returned stale data without revalidating).
+  public func fetchQuery<Value: Sendable>(
+    queryKey: QueryKey,
+    options: QueryOptions = QueryOptions(),
+    queryFn: @escaping @Sendable () async throws -> Value
+  ) async -> Result<Value, any Error> {
+    let (isFresh, result) = await fetch(queryKey: queryKey, options: options, queryFn: queryFn)
+    guard !isFresh else { return result }
+    return await fetch(queryKey: queryKey, options: options, forceRefresh: true, queryFn: queryFn).result
+  }
+
+  // MARK: - Writing the cache
+
+  /// Removes the cached data of `key` and of every key under it (unless `exact`), keeps a fetch
+  /// in flight from caching its now outdated result, and wakes their invalidation streams.
+  public func invalidate(_ key: QueryKey, exact: Bool = false) async {
+    let invalidated = await store.invalidate { exact ? $0 == key : $0.hasPrefix(key) }
+    logger.debug("invalidated \(invalidated.count) queries under \(key)")
+  }
+
+  /// Stores `value` for `key` as if just fetched, for optimistic updates; returns the value it
+  /// replaces, to roll back with.
+  @discardableResult
+  public func setQueryData<Value: Sendable>(
+    _ key: QueryKey, _ value: Value, options: QueryOptions = QueryOptions()
+  ) async throws(QueryError) -> Value? {
+    let previous = await store.entry(queryKey: key, as: Value.self)?.data
+    try await store.setData(key, value, gcTime: options.gcTime)
+    return previous
+  }
+
+  /// The cached value of `key`, if it holds a `Value`.
+  public func getQueryData<Value: Sendable>(_ key: QueryKey, as type: Value.Type = Value.self) async -> Value? {
+    await store.entry(queryKey: key, as: Value.self)?.data
+  }
+
+  /// Cancels the fetches in flight of `key` and of every key under it (unless `exact`); their
+  /// callers get `CancellationError`.
+  public func cancelQueries(_ key: QueryKey, exact: Bool = false) async {
+    await store.cancel { exact ? $0 == key : $0.hasPrefix(key) }
+  }
+
+  // MARK: - Streams
+
+  /// A stream that yields whenever `queryKey`'s cached value changes. While it lives, the entry
+  /// is observed and never collected.
+  public func createSyncStream(queryKey: QueryKey) async -> AsyncStream<Void> {
+    await store.addSyncStream(queryKey)
+  }
+
+  /// A stream that yields whenever `queryKey` (or a prefix of it) is invalidated.
+  public func createInvalidationStream(queryKey: QueryKey) async -> AsyncStream<Void> {
+    await store.addInvalidationStream(queryKey)
+  }
+
+  // MARK: - Helpers
+
+  /// Runs the query function off every actor: not on the store, not on the caller's.
+  @concurrent
+  private static func run<Value: Sendable>(
+    _ queryFn: @Sendable () async throws -> Value
+  ) async throws -> any Sendable {
+    let value = try await queryFn()
+    // NB: a cancelled fetch (cancelQueries) ends its callers with CancellationError even when
+    // the query function ignored the cancellation.
+    try Task.checkCancellation()
+    return value
+  }
+
+  private static func cast<Value>(_ value: any Sendable, key: QueryKey) -> Result<Value, any Error> {
+    guard let value = value as? Value else {
+      return .failure(QueryError.typeMismatch(key: key, expected: "\(Value.self)", stored: "\(type(of: value))"))
+    }
+    return .success(value)
+  }
+}

@@ -1,0 +1,132 @@
+public import Observation
+import ReduxCore
+
+/// One query as a screen shows it: what swift-query's `QueryModifier` does for a SwiftUI view,
+/// driven by methods any front end (a terminal UI, a SwiftUI view) calls.
+///
+/// ```swift
+/// let user = QueryObserver(client: client, queryKey: ["user", id]) { try await api.user(id) }
+/// await user.appear()          // fetch: a stale value shows at once and is refreshed
+/// Task { await user.subscribe() }   // refetch whenever ["user", id] is invalidated
+/// render(user.box)             // data, isLoading, error
+/// ```
+///
+/// While it has a key, the observer stays in sync with the cache (another observer's fetch, a
+/// `setQueryData`) and keeps the entry from being garbage collected; releasing it stops both.
+@MainActor
+@Observable
+public final class QueryObserver<Value: Sendable> {
+  /// The query's state.
+  public private(set) var box = QueryBox<Value>()
+
+  /// The query's key; setting it moves the observer to that key's cache entry.
+  public var queryKey: QueryKey? {
+    didSet {
+      guard queryKey != oldValue else { return }
+      box = QueryBox()
+      startSyncing()
+    }
+  }
+
+  @ObservationIgnored public let client: QueryClient
+  @ObservationIgnored public let options: QueryOptions
+  @ObservationIgnored private let queryFn: @Sendable () async throws -> Value
+  @ObservationIgnored private let onCompleted: (@MainActor (Value) -> Void)?
+  @ObservationIgnored private let tasks = TaskManager()
+
+  private enum TaskName: Hashable, Sendable { case sync }
+
+  /// Creates an observer.
+  ///
+  /// - Parameter onCompleted: Called with every fresh value: once for a fresh cache hit or a
+  ///   fetch, and again after a stale value was refreshed.
+  public init(
+    client: QueryClient = .shared,
+    queryKey: QueryKey? = nil,
+    options: QueryOptions = QueryOptions(),
+    queryFn: @escaping @Sendable () async throws -> Value,
+    onCompleted: (@MainActor (Value) -> Void)? = nil
+  ) {
+    self.client = client
+    self.queryKey = queryKey
+    self.options = options
+    self.queryFn = queryFn
+    self.onCompleted = onCompleted
+    startSyncing()
+  }
+
+  isolated deinit {
+    tasks.shutdown()
+  }
+
+  /// Fetches with stale-while-revalidate: a cached value shows at once; a stale one is then
+  /// refreshed, and a failed refresh keeps it (recording the error). Returns when done.
+  public func fetch() async {
+    guard let key = queryKey else { return }
+    if box.data == nil { box.isLoading = true }
+    let (isFresh, result) = await client.fetch(queryKey: key, options: options, queryFn: queryFn)
+    guard key == queryKey else { return }
+    box.isLoading = false
+    apply(result, complete: isFresh)
+    guard !isFresh, case .success = result else { return }
+    let refreshed = await client.fetch(
+      queryKey: key, options: options, forceRefresh: true, queryFn: queryFn)
+    guard key == queryKey else { return }
+    apply(refreshed.result, complete: true)
+  }
+
+  /// Fetches if the options ask to refetch on appearance (or if nothing is shown yet).
+  public func appear() async {
+    guard options.refetchOnAppear || box.data == nil else { return }
+    await fetch()
+  }
+
+  /// Refetches whenever the key (or a prefix of it) is invalidated, until the calling task is
+  /// cancelled or the observer is released.
+  public func subscribe() async {
+    guard let key = queryKey else { return }
+    let invalidations = await client.createInvalidationStream(queryKey: key)
+    for await _ in invalidations {
+      guard key == queryKey else { return }
+      await fetch()
+    }
+  }
+
+  private func apply(_ result: Result<Value, any Error>, complete: Bool) {
+    switch result {
+    case .success(let value):
+      box.data = value
+      box.error = nil
+      if complete { onCompleted?(value) }
+    case .failure(let error):
+      box.error = error
+    }
+  }
+
+  /// Follows the cache entry of the current key: every update another fetch or `setQueryData`
+  /// makes shows here.
+  private func startSyncing() {
+    guard let key = queryKey else {
+      tasks.cancel(id: TaskName.sync)
+      return
+    }
+    let client = client
+    tasks.run(id: TaskName.sync) { [weak self] in
+      let updates = await client.createSyncStream(queryKey: key)
+      await self?.syncWithCache(key)
+      for await _ in updates {
+        guard let self else { return }
+        await syncWithCache(key)
+      }
+    } onFailure: { _ in }
+  }
+
+  private func syncWithCache(_ key: QueryKey) async {
+    guard let entry = await client.store.entry(queryKey: key, as: Value.self), key == queryKey else { return }
+    if let data = entry.data {
+      box.data = data
+      box.error = entry.error
+      box.isLoading = false
+    }
+  }
+}

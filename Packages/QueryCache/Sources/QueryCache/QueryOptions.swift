@@ -1,0 +1,20 @@
+/// How a query caches and refreshes.
+public struct QueryOptions: Hashable, Sendable {
+  /// How long a fetched value is fresh. A value whose age is `staleTime` or more is stale:
+  /// with the default of zero, every cached value is stale (shown, then refreshed).
+  public var staleTime: Duration
+  /// How long an entry with no observers stays cached after its last observer left (or after it
+  /// was fetched, if nothing ever observed it).
+  public var gcTime: Duration
+  /// Whether ``QueryObserver/appear()`` fetches again.
+  public var refetchOnAppear: Bool
+
+  public init(
+    staleTime: Duration = .zero, gcTime: Duration = .seconds(300), refetchOnAppear: Bool = true
+  ) {
+    precondition(staleTime >= .zero && gcTime >= .zero, "staleTime and gcTime cannot be negative")
+    self.staleTime = staleTime
+    self.gcTime = gcTime
+    self.refetchOnAppear = refetchOnAppear
+  }
+}

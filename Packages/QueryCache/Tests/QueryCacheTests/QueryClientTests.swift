@@ -1,0 +1,198 @@
+import ReduxCoreTesting
+import Testing
+
+@testable import QueryCache
+
+@Suite(.timeLimit(.minutes(1))) struct QueryClientTests {
+  let clock = ManualClock()
+  var client: QueryClient { QueryClient(clock: clock) }
+
+  @Test func stale_time_0_expiration() async throws {
+    let client = client
+    let fn = QueryFunction<String>(.success("Alice"))
+    let first = await client.fetch(queryKey: "user", queryFn: fn.function)
+    #expect(first.isFresh)
+    #expect(try first.result.get() == "Alice")
+    let second = await client.fetch(queryKey: "user", queryFn: fn.function)
+    #expect(!second.isFresh)
+    #expect(try second.result.get() == "Alice")
+    #expect(fn.calls == 1)
+  }
+
+  @Test func stale_time_elapsed_expiration_and_age_equal_to_stale_time_is_stale() async {
+    let client = client
+    let options = QueryOptions(staleTime: .seconds(1))
+    let fn = QueryFunction<String>(.success("Alice"))
+    #expect(await client.fetch(queryKey: "user", options: options, queryFn: fn.function).isFresh)
+    #expect(await client.fetch(queryKey: "user", options: options, queryFn: fn.function).isFresh)
+    await clock.advance(by: .milliseconds(999))
+    #expect(await client.fetch(queryKey: "user", options: options, queryFn: fn.function).isFresh)
+    await clock.advance(by: .milliseconds(1))
+    #expect(!(await client.fetch(queryKey: "user", options: options, queryFn: fn.function).isFresh))
+  }
+
+  @Test func first_fetch_stores_cache_and_second_fetch_hits_fresh_cache() async throws {
+    let client = client
+    let options = QueryOptions(staleTime: .seconds(60))
+    let fn = QueryFunction<String>(.success("Alice"), .success("Bob"))
+    _ = await client.fetch(queryKey: "user", options: options, queryFn: fn.function)
+    let second = await client.fetch(queryKey: "user", options: options, queryFn: fn.function)
+    #expect(second.isFresh)
+    #expect(try second.result.get() == "Alice")
+    #expect(fn.calls == 1)
+    #expect(await client.getQueryData("user", as: String.self) == "Alice")
+  }
+
+  @Test func fetch_failure_propagates_and_stores_error() async {
+    let client = client
+    let fn = QueryFunction<String>(.failure(NetworkError()))
+    let result = await client.fetch(queryKey: "user", queryFn: fn.function).result
+    #expect(throws: NetworkError.self) { try result.get() }
+    #expect(await client.store.entry(queryKey: "user", as: String.self)?.error is NetworkError)
+  }
+
+  @Test(arguments: [false, true])
+  func simultaneous_fetches_get_same_value_with_single_remote_fetch(forced: Bool) async throws {
+    let client = client
+    let fn = QueryFunction<String>(.success("Alice"))
+    fn.hold()
+    let fetches = (0..<5).map { _ in
+      Task { await client.fetch(queryKey: "user", forceRefresh: forced, queryFn: fn.function).result }
+    }
+    await fn.waitForCalls(1)
+    while await client.store.joinedCount(queryKey: "user") < 4 { await Task.yield() }
+    fn.release()
+    for fetch in fetches { #expect(try await fetch.value.get() == "Alice") }
+    #expect(fn.calls == 1)
+    #expect(await client.getQueryData("user", as: String.self) == "Alice")
+  }
+
+  @Test func the_in_flight_slot_is_released_once_so_the_next_forced_fetch_runs() async {
+    let client = client
+    let fn = QueryFunction<Int>(.success(1), .success(2))
+    fn.hold()
+    let first = Task { await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function) }
+    let second = Task { await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function) }
+    await fn.waitForCalls(1)
+    while await client.store.joinedCount(queryKey: "n") < 1 { await Task.yield() }
+    fn.release()
+    _ = await (first.value, second.value)
+    let third = await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function)
+    #expect(fn.calls == 2)
+    #expect((try? third.result.get()) == 2)
+  }
+
+  @Test func an_invalidation_during_a_fetch_does_not_bring_the_old_value_back() async {
+    let client = client
+    let fn = QueryFunction<String>(.success("before invalidation"))
+    fn.hold()
+    let fetch = Task { await client.fetch(queryKey: "user", queryFn: fn.function) }
+    await fn.waitForCalls(1)
+    await client.invalidate("user")
+    fn.release()
+    #expect((try? await fetch.value.result.get()) == "before invalidation")
+    #expect(await client.getQueryData("user", as: String.self) == nil)
+  }
+
+  @Test func a_failed_refresh_keeps_the_cached_data_and_records_the_error() async {
+    let client = client
+    let fn = QueryFunction<String>(.success("Alice"), .failure(NetworkError()))
+    _ = await client.fetch(queryKey: "user", queryFn: fn.function)
+    let refresh = await client.fetch(queryKey: "user", forceRefresh: true, queryFn: fn.function)
+    #expect(throws: NetworkError.self) { try refresh.result.get() }
+    let entry = await client.store.entry(queryKey: "user", as: String.self)
+    #expect(entry?.data == "Alice")
+    #expect(entry?.error is NetworkError)
+  }
+
+  @Test func a_wrong_value_type_for_a_key_is_a_typed_error_and_overwrites_nothing() async {
+    let client = client
+    _ = await client.fetch(queryKey: "user") { "Alice" }
+    let wrong = await client.fetch(queryKey: "user", forceRefresh: true) { 42 }
+    #expect(throws: QueryError.typeMismatch(key: "user", expected: "Int", stored: "String")) {
+      try wrong.result.get()
+    }
+    await #expect(throws: QueryError.self) { try await client.setQueryData("user", 42) }
+    #expect(await client.getQueryData("user", as: String.self) == "Alice")
+  }
+
+  @Test func invalidation_reaches_every_key_under_a_prefix_unless_exact() async {
+    let client = client
+    for key: QueryKey in [["users", 1], ["users", 2], "users", "posts"] {
+      _ = try? await client.setQueryData(key, "\(key)")
+    }
+    await client.invalidate("users", exact: true)
+    #expect(await client.getQueryData("users", as: String.self) == nil)
+    #expect(await client.getQueryData(["users", 1], as: String.self) == "users/1")
+    await client.invalidate("users")
+    #expect(await client.getQueryData(["users", 1], as: String.self) == nil)
+    #expect(await client.getQueryData(["users", 2], as: String.self) == nil)
+    #expect(await client.getQueryData("posts", as: String.self) == "posts")
+  }
+
+  @Test func set_query_data_returns_the_value_to_roll_back_to() async throws {
+    let client = client
+    try await client.setQueryData("todo", "write tests")
+    let previous = try await client.setQueryData("todo", "write tests (optimistic)")
+    #expect(previous == "write tests")
+    // The mutation failed: roll back.
+    try await client.setQueryData("todo", previous!)
+    #expect(await client.getQueryData("todo", as: String.self) == "write tests")
+  }
+
+  @Test func cancel_queries_cancels_the_fetch_in_flight_and_frees_its_slot() async {
+    let client = client
+    let fn = QueryFunction<String>(.success("Alice"))
+    fn.hold()
+    let fetch = Task { await client.fetch(queryKey: ["user", 1], queryFn: fn.function) }
+    await fn.waitForCalls(1)
+    await client.cancelQueries("user")
+    fn.release()  // the query function ignores cancellation and returns anyway
+    let cancelled = await fetch.value.result
+    #expect(throws: CancellationError.self) { try cancelled.get() }
+    let again = await client.fetch(queryKey: ["user", 1], queryFn: fn.function)
+    #expect((try? again.result.get()) == "Alice")
+    #expect(fn.calls == 2)
+  }
+
+  @Test func fetch_query_revalidates_a_stale_value() async throws {
+    let client = client
+    let fn = QueryFunction<Int>(.success(1), .success(2))
+    #expect(try await client.fetchQuery(queryKey: "n", queryFn: fn.function).get() == 1)
+    #expect(try await client.fetchQuery(queryKey: "n", queryFn: fn.function).get() == 2)
+  }
+
+  @Test func an_unobserved_entry_is_collected_gc_time_after_its_fetch() async {
+    let client = client
+    let options = QueryOptions(gcTime: .seconds(10))
+    _ = await client.fetch(queryKey: "user", options: options) { "Alice" }
+    await clock.advance(by: .milliseconds(9_999))
+    #expect(await client.store.count == 1)
+    await clock.advance(by: .milliseconds(1))
+    while await client.store.count > 0 { await Task.yield() }
+  }
+
+  @Test func an_observed_entry_is_kept_and_collected_gc_time_after_its_last_observer_left() async {
+    let client = client
+    let options = QueryOptions(gcTime: .seconds(10))
+    do {
+      let stream = await client.createSyncStream(queryKey: "user")
+      _ = await client.fetch(queryKey: "user", options: options) { "Alice" }
+      await clock.advance(by: .seconds(60))
+      #expect(await client.store.count == 1)
+      withExtendedLifetime(stream) {}
+    }
+    // The observer left: its stream is gone.
+    while await client.store.observerCount(queryKey: "user") > 0 { await Task.yield() }
+    await clock.advance(by: .seconds(10))
+    while await client.store.count > 0 { await Task.yield() }
+  }
+
+  @Test func invalidation_yields_event() async {
+    let client = client
+    let stream = await client.createInvalidationStream(queryKey: ["users", 1])
+    await client.invalidate("users")
+    var iterator = stream.makeAsyncIterator()
+    #expect(await iterator.next() != nil)
+  }
+}

@@ -1,0 +1,82 @@
+import ReduxCoreTesting
+import Testing
+
+@testable import QueryCache
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct QueryObserverTests {
+  let clock = ManualClock()
+
+  @Test func fetch_shows_loading_then_the_value() async {
+    let client = QueryClient(clock: clock)
+    let fn = QueryFunction<Int>(.success(1))
+    let observer = QueryObserver(client: client, queryKey: "n", queryFn: fn.function)
+    #expect(observer.box.data == nil)
+    fn.hold()
+    let fetch = Task { await observer.fetch() }
+    await fn.waitForCalls(1)
+    #expect(observer.box.isLoading)
+    fn.release()
+    await fetch.value
+    #expect(observer.box.data == 1)
+    #expect(!observer.box.isLoading)
+  }
+
+  @Test func refetch_when_cache_is_stale() async {
+    let client = QueryClient(clock: clock)
+    let fn = QueryFunction<Int>(.success(1), .success(2))
+    var completed: [Int] = []
+    let observer = QueryObserver(
+      client: client, queryKey: "n", options: QueryOptions(staleTime: .seconds(1)),
+      queryFn: fn.function, onCompleted: { completed.append($0) })
+    await observer.fetch()
+    #expect(observer.box.data == 1)
+    await observer.fetch()  // fresh: no call
+    #expect(observer.box.data == 1 && fn.calls == 1)
+    await clock.advance(by: .seconds(1))
+    await observer.fetch()  // stale: shown, then refreshed in the same call
+    #expect(observer.box.data == 2)
+    #expect(completed == [1, 1, 2])
+  }
+
+  @Test func a_failed_background_refresh_keeps_the_stale_data_and_shows_the_error() async {
+    let client = QueryClient(clock: clock)
+    let fn = QueryFunction<Int>(.success(1), .failure(NetworkError()))
+    let observer = QueryObserver(client: client, queryKey: "n", queryFn: fn.function)
+    await observer.fetch()
+    await observer.fetch()
+    #expect(observer.box.data == 1)
+    #expect(observer.box.error is NetworkError)
+  }
+
+  @Test func state_has_refreshed_value_after_invalidation_without_a_refetch_loop() async {
+    let client = QueryClient(clock: clock)
+    let fn = QueryFunction<Int>(.success(1), .success(2), .success(3))
+    let observer = QueryObserver(client: client, queryKey: ["n", 1], queryFn: fn.function)
+    await observer.fetch()
+    let subscription = Task { await observer.subscribe() }
+    while await client.store.invalidationStreamCount(queryKey: ["n", 1]) == 0 { await Task.yield() }
+    await client.invalidate("n")
+    while observer.box.data != 2 { await Task.yield() }
+    for _ in 0..<100 { await Task.yield() }
+    #expect(fn.calls == 2)
+    subscription.cancel()
+  }
+
+  @Test func value_is_updated_by_sync_stream() async throws {
+    let client = QueryClient(clock: clock)
+    let observer = QueryObserver(client: client, queryKey: "n") { 1 }
+    await observer.fetch()
+    try await client.setQueryData("n", 2)
+    while observer.box.data != 2 { await Task.yield() }
+  }
+
+  @Test func releasing_the_observer_stops_observing_the_entry() async {
+    let client = QueryClient(clock: clock)
+    var observer: QueryObserver<Int>? = QueryObserver(client: client, queryKey: "n") { 1 }
+    await observer?.fetch()
+    while await client.store.observerCount(queryKey: "n") == 0 { await Task.yield() }
+    observer = nil
+    while await client.store.observerCount(queryKey: "n") > 0 { await Task.yield() }
+  }
+}
