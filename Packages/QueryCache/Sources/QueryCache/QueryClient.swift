@@ -15,6 +15,7 @@ public final class QueryClient: Sendable {
 
   /// The cache.
   public let store: QueryClientStore
+  let clock: ClockReader
   let logger: Logger
 
   /// Creates a client whose stale times and gc times read `clock`.
@@ -22,7 +23,9 @@ public final class QueryClient: Sendable {
     clock: some Clock<Duration> = ContinuousClock(),
     logger: Logger = Logger(label: "ReduxKit.QueryCache")
   ) {
-    store = QueryClientStore(clock: ClockReader(clock))
+    let clock = ClockReader(clock)
+    self.clock = clock
+    store = QueryClientStore(clock: clock)
     self.logger = logger
   }
 
@@ -46,7 +49,9 @@ public final class QueryClient: Sendable {
     do {
       step = try await store.prepareFetch(
         queryKey, as: Value.self, forced: forceRefresh, options: options,
-        start: { Task { try await Self.run(queryFn) } })
+        start: { [clock, logger] in
+          Task { try await Self.run(queryFn, retry: options.retry, key: queryKey, clock: clock, logger: logger) }
+        })
     } catch {
       logger.error("query \(queryKey): \(error)")
       return (true, .failure(error))
@@ -129,11 +134,25 @@ public final class QueryClient: Sendable {
   // MARK: - Helpers
 
   /// Runs the query function off every actor: not on the store, not on the caller's.
+  /// Retries it as `retry` says.
   @concurrent
   private static func run<Value: Sendable>(
-    _ queryFn: @Sendable () async throws -> Value
+    _ queryFn: @Sendable () async throws -> Value,
+    retry: QueryRetry, key: QueryKey, clock: ClockReader, logger: Logger
   ) async throws -> any Sendable {
-    let value = try await queryFn()
+    var attempt = 0
+    var value: Value
+    while true {
+      do {
+        value = try await queryFn()
+        break
+      } catch where !(error is CancellationError) && attempt < retry.count && !Task.isCancelled {
+        attempt += 1
+        let delay = retry.delay(beforeRetry: attempt)
+        logger.info("query \(key) failed (\(error)); retry \(attempt) of \(retry.count) in \(delay)")
+        try await clock.sleep(for: delay)()
+      }
+    }
     // NB: a cancelled fetch (cancelQueries) ends its callers with CancellationError even when
     // the query function ignored the cancellation.
     try Task.checkCancellation()

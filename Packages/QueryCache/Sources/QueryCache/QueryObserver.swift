@@ -81,14 +81,42 @@ public final class QueryObserver<Value: Sendable> {
     await fetch()
   }
 
-  /// Refetches whenever the key (or a prefix of it) is invalidated, until the calling task is
-  /// cancelled or the observer is released.
+  /// Refetches whenever the key (or a prefix of it) is invalidated, and every
+  /// `refetchInterval` if the options set one (polling), until the calling task is cancelled.
   public func subscribe() async {
     guard let key = queryKey else { return }
     let invalidations = await client.createInvalidationStream(queryKey: key)
-    for await _ in invalidations {
-      guard key == queryKey else { return }
-      await fetch()
+    await withDiscardingTaskGroup { group in
+      if let interval = options.refetchInterval {
+        group.addTask { [weak self] in await self?.poll(key, every: interval) }
+      }
+      for await _ in invalidations {
+        guard key == queryKey else { break }
+        await fetch()
+      }
+      group.cancelAll()
+    }
+  }
+
+  /// Fetches now, over any cached value, and shows the result.
+  public func refresh() async {
+    guard let key = queryKey else { return }
+    if box.data == nil { box.isLoading = true }
+    let refreshed = await client.fetch(
+      queryKey: key, options: options, forceRefresh: true, queryFn: queryFn)
+    guard key == queryKey else { return }
+    box.isLoading = false
+    apply(refreshed.result, complete: true)
+  }
+
+  private func poll(_ key: QueryKey, every interval: Duration) async {
+    while !Task.isCancelled, key == queryKey {
+      do {
+        try await client.clock.sleep(for: interval)()
+      } catch {
+        return
+      }
+      await refresh()
     }
   }
 

@@ -8,13 +8,21 @@ public struct QueryOptions: Hashable, Sendable {
   public var gcTime: Duration
   /// Whether ``QueryObserver/appear()`` fetches again.
   public var refetchOnAppear: Bool
+  /// How a failing query function is retried (default: not at all; see ``QueryRetry``).
+  public var retry: QueryRetry
+  /// While ``QueryObserver/subscribe()`` runs, refetch this often (polling); `nil` for never.
+  public var refetchInterval: Duration?
 
   public init(
-    staleTime: Duration = .zero, gcTime: Duration = .seconds(300), refetchOnAppear: Bool = true
+    staleTime: Duration = .zero, gcTime: Duration = .seconds(300), refetchOnAppear: Bool = true,
+    retry: QueryRetry = .none, refetchInterval: Duration? = nil
   ) {
     precondition(staleTime >= .zero && gcTime >= .zero, "staleTime and gcTime cannot be negative")
+    precondition(refetchInterval.map { $0 > .zero } ?? true, "refetchInterval must be positive")
     self.staleTime = staleTime
     self.gcTime = gcTime
     self.refetchOnAppear = refetchOnAppear
+    self.retry = retry
+    self.refetchInterval = refetchInterval
   }
 }

@@ -59,3 +59,10 @@ final class QueryFunction<Value: Sendable>: Sendable {
 }
 
 struct NetworkError: Error, Equatable {}
+
+/// A count shared with concurrent work.
+final class Counter: Sendable {
+  private let count = Mutex(0)
+  var value: Int { count.withLock { $0 } }
+  func increment() { count.withLock { $0 += 1 } }
+}

@@ -1,0 +1,64 @@
+import ReduxCoreTesting
+import Testing
+
+@testable import QueryCache
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct MutationClientTests {
+  let client = QueryClient(clock: ManualClock())
+
+  @Test func a_successful_mutation_invalidates_through_on_completed() async throws {
+    try await client.setQueryData(["user", 1], "Alice")
+    let mutation = MutationClient(client: client)
+    let result = await mutation.asyncPerform {} onCompleted: { client in
+      await client.invalidate(["user", 1])
+    }
+    #expect((try? result.get()) != nil)
+    #expect(await client.getQueryData(["user", 1], as: String.self) == nil)
+    #expect(!mutation.isLoading && mutation.box.error == nil)
+  }
+
+  @Test func a_failed_mutation_records_its_error_until_reset() async {
+    let mutation = MutationClient(client: client)
+    let result = await mutation.asyncPerform { throw NetworkError() }
+    #expect(throws: NetworkError.self) { try result.get() }
+    #expect(mutation.box.error is NetworkError)
+    mutation.reset()
+    #expect(mutation.box.error == nil)
+  }
+
+  @Test func a_typed_mutation_returns_its_value() async throws {
+    let mutation = MutationClient(client: client)
+    let received = await mutation.asyncPerform { 42 } onCompleted: { value, _ in
+      #expect(value == 42)
+    }
+    #expect(try received.get() == 42)
+  }
+
+  @Test func a_running_mutation_is_loading() async {
+    let mutation = MutationClient(client: client)
+    let fn = QueryFunction<Void>(.success(()))
+    fn.hold()
+    let run = Task { await mutation.asyncPerform { try await fn.function() } }
+    await fn.waitForCalls(1)
+    #expect(mutation.isLoading)
+    fn.release()
+    _ = await run.value
+    #expect(!mutation.isLoading)
+  }
+
+  @Test func an_optimistic_update_shows_at_once_and_rolls_back_on_failure() async throws {
+    try await client.setQueryData("todo", "write tests")
+    let mutation = MutationClient(client: client)
+    let fn = QueryFunction<Void>(.failure(NetworkError()))
+    fn.hold()
+    let run = Task {
+      await mutation.asyncPerform(optimistic: "todo", "write tests (done)") { try await fn.function() }
+    }
+    await fn.waitForCalls(1)
+    #expect(await client.getQueryData("todo", as: String.self) == "write tests (done)")
+    fn.release()
+    _ = await run.value
+    #expect(await client.getQueryData("todo", as: String.self) == "write tests")
+  }
+}
