@@ -12,6 +12,7 @@ let package = Package(
     .package(path: "../Packages/ReduxCore"),
     .package(path: "../Packages/EntityTracking"),
     .package(path: "../Packages/Persistence"),
+    .package(path: "../Packages/QueryCache"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
   ],
@@ -45,6 +46,16 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Benchmarks/PersistenceBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "QueryCacheBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "QueryCache", package: "QueryCache"),
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+      ],
+      path: "Benchmarks/QueryCacheBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
   ],

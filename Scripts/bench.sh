@@ -40,6 +40,8 @@ pairs = [
      "throughput vs hand-written, target >= 0.5"),
     ("afterReduce unchanged x100k: 100000 entities", "afterReduce unchanged x100k: 100 entities",
      "O(writers): ~1 expected"),
+    ("fresh cache hit: QueryClient.fetch", "fresh cache hit: Dictionary lookup",
+     "target: QueryClient.fetch p50 <= 2000 ns"),
 ]
 print("\nRatios (p50 / p50, same run):")
 for top, bottom, note in pairs:

@@ -28,8 +28,6 @@ public final class TaskManager: Sendable {
   public init() {}
 
   /// The number of tasks whose bodies have not ended yet, cancelled ones included.
-  ///
-  /// - Complexity: O(*n*), where *n* is the number of tasks.
   public var runningCount: Int {
     machine.withLock { $0.runningCount }
   }

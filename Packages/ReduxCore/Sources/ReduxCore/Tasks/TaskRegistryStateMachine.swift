@@ -29,9 +29,10 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
   private(set) var isShutdown = false
 
   /// The number of tasks whose bodies have not ended, including cancelled ones still unwinding.
-  var runningCount: Int {
-    slots.values.count { if case .finishedBeforeAttach = $0 { false } else { true } }
-  }
+  ///
+  /// NB: kept as a count rather than derived from `slots`, since every `finish` reads it: a
+  /// derived count made ending n tasks O(n²).
+  private(set) var runningCount = 0
 
   /// Whether a live (started, not cancelled, not replaced, not finished) task has this id.
   func isRunning(key: Key) -> Bool {
@@ -42,6 +43,7 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
     guard !isShutdown else { return .refused }
     let token = nextToken
     nextToken += 1
+    runningCount += 1
     slots[token] = .reserved(key: key, cancelled: false)
     guard let key else { return .start(token: token, replaced: nil) }
     guard let previous = liveTokens.updateValue(token, forKey: key) else {
@@ -77,6 +79,7 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
     case .finishedBeforeAttach, nil:
       preconditionFailure("Task \(token) finished twice (slot \(String(describing: slots[token])))")
     }
+    runningCount -= 1
     return takeWaitersIfIdle()
   }
 
