@@ -79,4 +79,20 @@ import Testing
     observer = nil
     while await client.store.observerCount(queryKey: "n") > 0 { await Task.yield() }
   }
+
+  @Test func appear_refetches_a_stale_value_only_when_the_options_ask_for_it() async {
+    let client = QueryClient(clock: clock)
+    let fn = QueryFunction<Int>(.success(1), .success(2), .success(3))
+    let quiet = QueryObserver(
+      client: client, queryKey: "n", options: QueryOptions(refetchOnAppear: false),
+      queryFn: fn.function)
+    await quiet.appear()  // nothing shown yet: fetches anyway
+    #expect(quiet.box.data == 1 && fn.calls == 1)
+    await quiet.appear()  // shown, refetch off: no call even though the value is stale
+    #expect(fn.calls == 1)
+
+    let eager = QueryObserver(client: client, queryKey: "n", queryFn: fn.function)
+    await eager.appear()  // stale (staleTime 0): cached value shown, then refreshed
+    #expect(eager.box.data == 2 && fn.calls == 2)
+  }
 }
