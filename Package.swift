@@ -14,6 +14,7 @@ let package = Package(
     .package(path: "Packages/EntityTracking"),
     .package(path: "Packages/Persistence"),
     .package(path: "Packages/QueryCache"),
+    .package(path: "Packages/FeatureKit"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
   ],
   targets: [
@@ -25,6 +26,7 @@ let package = Package(
         .product(name: "Persistence", package: "Persistence"),
         .product(name: "PersistenceSQLite", package: "Persistence"),
         .product(name: "QueryCache", package: "QueryCache"),
+        .product(name: "FeatureKit", package: "FeatureKit"),
       ]
     ),
     .executableTarget(

@@ -4,3 +4,4 @@
 @_exported public import Persistence
 @_exported public import PersistenceSQLite
 @_exported public import QueryCache
+@_exported public import FeatureKit

@@ -19,4 +19,22 @@ import Testing
     notes[1] = Note(id: 1, text: "hello")
     #expect(notes.drainChanges().upserts == [1])
   }
+
+  struct Tally: StoreFeature {
+    enum Action: Sendable { case add(Int) }
+    func handle() -> ActionHandler<Action, Int> {
+      ActionHandler { action, total in
+        if case .add(let amount) = action { total += amount }
+        return .none
+      }
+    }
+  }
+
+  /// FeatureKit's names sit beside ReduxCore's `Store`, `Reducer` and `Send` without a clash.
+  @MainActor @Test func featureKitIsReexportedWithoutNameClashes() {
+    let store = FeatureStore(initialState: 0, feature: Tally())
+    store.send(.add(2))
+    let seedName: ViewFeature.Store<Tally> = store
+    #expect(seedName.state == 2)
+  }
 }

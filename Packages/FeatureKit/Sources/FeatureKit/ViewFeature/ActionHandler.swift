@@ -1,0 +1,100 @@
+import Logging
+
+/// A feature's logic: mutates the state for an action and returns the task to run. ViewFeature's
+/// `ActionHandler`, with its immutable builders.
+///
+/// ```swift
+/// ActionHandler { action, state in
+///   switch action {
+///   case .increment:
+///     state.count += 1
+///     return .none
+///   }
+/// }
+/// .use(LoggingMiddleware())
+/// .onError { error, state in state.error = "\(error)" }
+/// ```
+///
+/// A pipeline: before-action middlewares (in the order added, the first failure stops them),
+/// the body, `transform`s, after-action middlewares. A middleware failure reaches every
+/// ``ErrorHandlingMiddleware`` and then every `onError`.
+public struct ActionHandler<Action: Sendable, State> {
+  public typealias Body = @MainActor (Action, inout State) -> ActionTask<Action, State>
+  public typealias Transform = @MainActor (ActionTask<Action, State>) -> ActionTask<Action, State>
+
+  private let body: Body
+  private var errorHandlers: [ActionTask<Action, State>.ErrorHandler] = []
+  private var transforms: [Transform] = []
+  private var middlewares: [any BaseActionMiddleware] = []
+  private let logger = Logger(label: "FeatureKit.ActionHandler")
+
+  /// Creates a handler running `body` for every action.
+  public init(_ body: @escaping Body) {
+    self.body = body
+  }
+
+  /// A handler that also writes middleware failures into the state. Handlers added this way
+  /// all run, in the order they were added.
+  public func onError(_ handler: @escaping ActionTask<Action, State>.ErrorHandler) -> Self {
+    var copy = self
+    copy.errorHandlers.append(handler)
+    return copy
+  }
+
+  /// A handler whose tasks pass through `transform` (after those added before it).
+  public func transform(_ transform: @escaping Transform) -> Self {
+    var copy = self
+    copy.transforms.append(transform)
+    return copy
+  }
+
+  /// A handler that also runs `middleware`'s hooks, after those added before it.
+  public func use(_ middleware: some BaseActionMiddleware) -> Self {
+    var copy = self
+    copy.middlewares.append(middleware)
+    return copy
+  }
+
+  /// The middlewares, in the order they run.
+  public var allMiddlewares: [any BaseActionMiddleware] { middlewares }
+
+  /// Handles `action`: runs the pipeline and returns the task to run.
+  @MainActor
+  public func handle(action: Action, state: inout State) -> ActionTask<Action, State> {
+    let start = ContinuousClock.now
+    do {
+      for case let middleware as any BeforeActionMiddleware in middlewares {
+        try middleware.beforeAction(action, state: state)
+      }
+    } catch {
+      report(error, action: action, state: &state)
+      return .none
+    }
+    var task = body(action, &state)
+    for transform in transforms { task = transform(task) }
+    let duration = ContinuousClock.now - start
+    do {
+      for case let middleware as any AfterActionMiddleware in middlewares {
+        try middleware.afterAction(action, state: state, result: task, duration: duration)
+      }
+    } catch {
+      report(error, action: action, state: &state)
+    }
+    return task
+  }
+
+  @MainActor
+  private func report(_ error: any Error, action: Action, state: inout State) {
+    for case let middleware as any ErrorHandlingMiddleware in middlewares {
+      do {
+        try middleware.onError(error, action: action, state: state)
+      } catch let handlerError {
+        logger.error("error middleware \(middleware.id) failed: \(handlerError) (handling \(error))")
+      }
+    }
+    if errorHandlers.isEmpty {
+      logger.error("action \(action) failed in a middleware: \(error)")
+    }
+    for handler in errorHandlers { handler(error, &state) }
+  }
+}

@@ -1,0 +1,107 @@
+public import ReduxCore
+import Synchronization
+
+/// The side effect an action asks for: ViewFeature's `ActionTask`, run on ReduxCore's
+/// ``TaskManager``.
+///
+/// ```swift
+/// case .load:
+///   state.isLoading = true
+///   return .run(id: "load") { send in
+///     await send(.loaded(try await api.items()))
+///   }
+///   .catch { error, state in state.error = "\(error)" }
+/// case .stop:
+///   return .cancel(id: "load")
+/// ```
+///
+/// A `.run` started under the id of a running task cancels and replaces it. Its `Send` does
+/// nothing once the task is cancelled, so a replaced or cancelled effect cannot change state.
+public struct ActionTask<Action: Sendable, State> {
+  /// The work of a `.run` task. It may send actions back to its store.
+  public typealias Operation = @Sendable (Send<Action>) async throws -> Void
+  /// Writes a failed task's error into the state, on the MainActor.
+  public typealias ErrorHandler = @MainActor (any Error, inout State) -> Void
+
+  /// What a task does, for inspection (tests, `transform`).
+  public enum Kind: Equatable {
+    case none
+    case run(id: AnyHashable)
+    case cancel(id: AnyHashable)
+  }
+
+  enum Storage {
+    case none
+    case run(id: any TaskID, operation: Operation, onError: ErrorHandler?)
+    case cancel(id: any TaskID)
+  }
+
+  let storage: Storage
+
+  /// No side effect.
+  public static var none: Self { Self(storage: .none) }
+
+  /// Runs `operation` under `id`, replacing a running task with the same id.
+  public static func run(id: some TaskID, operation: @escaping Operation) -> Self {
+    Self(storage: .run(id: id, operation: operation, onError: nil))
+  }
+
+  /// Runs `operation` under `id`; for work that sends nothing back.
+  public static func run(
+    id: some TaskID, operation: @escaping @Sendable () async throws -> Void
+  ) -> Self {
+    run(id: id) { _ in try await operation() }
+  }
+
+  /// Runs `operation` under a generated id (`auto-task-N`), unique to this task.
+  public static func run(operation: @escaping Operation) -> Self {
+    run(id: AutoTaskID.next(), operation: operation)
+  }
+
+  /// Runs `operation` under a generated id; for work that sends nothing back.
+  public static func run(operation: @escaping @Sendable () async throws -> Void) -> Self {
+    run(id: AutoTaskID.next()) { _ in try await operation() }
+  }
+
+  /// Cancels the running task with this id, if any.
+  public static func cancel(id: some TaskID) -> Self {
+    Self(storage: .cancel(id: id))
+  }
+
+  /// Handles the error a `.run` task throws (never a cancellation). The last handler attached
+  /// wins; on `.none` and `.cancel` this does nothing.
+  public func `catch`(_ handler: @escaping ErrorHandler) -> Self {
+    guard case .run(let id, let operation, _) = storage else { return self }
+    return Self(storage: .run(id: id, operation: operation, onError: handler))
+  }
+
+  /// What this task does.
+  public var kind: Kind {
+    switch storage {
+    case .none: .none
+    case .run(let id, _, _): .run(id: AnyHashable(id))
+    case .cancel(let id): .cancel(id: AnyHashable(id))
+    }
+  }
+
+  /// The task's id, or `nil` for `.none`.
+  public var id: AnyHashable? {
+    switch kind {
+    case .none: nil
+    case .run(let id), .cancel(let id): id
+    }
+  }
+}
+
+/// The id of a `.run` task created without one.
+struct AutoTaskID: Hashable, Sendable, CustomStringConvertible {
+  private static let counter = Atomic<Int>(0)
+
+  let number: Int
+
+  static func next() -> Self {
+    Self(number: counter.wrappingAdd(1, ordering: .relaxed).newValue)
+  }
+
+  var description: String { "auto-task-\(number)" }
+}

@@ -1,0 +1,117 @@
+public import Logging
+public import Observation
+public import ReduxCore
+
+/// Runs a ``StoreFeature``: ViewFeature's `Store` (also reachable as `ViewFeature.Store`).
+///
+/// ```swift
+/// let store = FeatureStore(initialState: Search.State(), feature: Search())
+/// store.send(.queryChanged("swift"))     // the state has changed when send returns
+/// await store.send(.submit).value        // …and this waits for the task `.submit` started
+/// ```
+///
+/// `send` handles the action at once, on the MainActor, then starts its task on the store's
+/// ``TaskManager`` (ReduxCore's task runtime). Actions are handled in the order they are sent;
+/// their tasks run concurrently. Releasing the store cancels its tasks.
+@MainActor
+@Observable
+public final class FeatureStore<Feature: StoreFeature> {
+  public typealias State = Feature.State
+  public typealias Action = Feature.Action
+
+  /// The current state.
+  public private(set) var state: State
+
+  @ObservationIgnored private let handler: ActionHandler<Action, State>
+  @ObservationIgnored private let taskManager: TaskManager
+  @ObservationIgnored private let logger: Logger
+  /// Sees every action before it is handled, effects' included (TestStore's history).
+  @ObservationIgnored package var willHandle: (@MainActor (Action) -> Void)?
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - taskManager: Where the feature's tasks run. The store cancels them when it goes away.
+  ///   - logger: Where failed tasks with no `catch` are reported.
+  public init(
+    initialState: State,
+    feature: Feature,
+    taskManager: TaskManager = TaskManager(),
+    logger: Logger = Logger(label: "FeatureKit.FeatureStore")
+  ) {
+    self.state = initialState
+    self.handler = feature.handle()
+    self.taskManager = taskManager
+    self.logger = logger
+  }
+
+  isolated deinit {
+    taskManager.cancelAll()
+  }
+
+  /// Handles `action`, then starts the task it returned.
+  ///
+  /// - Returns: A task that ends when the action's own task ends (at once for `.none` and
+  ///   `.cancel`). Awaiting it does not wait for other actions.
+  @discardableResult
+  public func send(_ action: Action) -> Task<Void, Never> {
+    willHandle?(action)
+    let task = handler.handle(action: action, state: &state)
+    return start(task)
+  }
+
+  /// Cancels the running task with this id, as `.cancel(id:)` would.
+  public func cancelTask(id: some TaskID) {
+    taskManager.cancel(id: id)
+  }
+
+  /// Cancels every running task.
+  public func cancelAllTasks() {
+    taskManager.cancelAll()
+  }
+
+  /// The number of tasks still running, cancelled ones that are unwinding included.
+  public var runningTaskCount: Int { taskManager.runningCount }
+
+  /// Whether a task with this id runs and has not been cancelled.
+  public func isTaskRunning(id: some TaskID) -> Bool {
+    taskManager.isRunning(id: id)
+  }
+
+  /// Suspends until no task runs, including tasks started by actions those tasks sent.
+  package func waitUntilIdle() async {
+    await taskManager.waitUntilIdle()
+  }
+
+  private func start(_ task: ActionTask<Action, State>) -> Task<Void, Never> {
+    switch task.storage {
+    case .none:
+      return Task {}
+    case .cancel(let id):
+      taskManager.cancel(id: id)
+      return Task {}
+    case .run(let id, let operation, let onError):
+      let send = Send<Action> { [weak self] action in self?.send(action) }
+      let started = taskManager.run(id: id) {
+        try await operation(send)
+      } onFailure: { @MainActor [weak self] error in
+        self?.taskFailed(id: id, error, onError)
+      }
+      guard let started else {
+        logger.error("task \(id) not started: the task manager is shut down")
+        return Task {}
+      }
+      return started
+    }
+  }
+
+  private func taskFailed(
+    id: any TaskID, _ error: any Error, _ onError: ActionTask<Action, State>.ErrorHandler?
+  ) {
+    guard let onError else {
+      logger.error("task \(id) failed: \(error)")
+      return
+    }
+    onError(error, &state)
+  }
+}

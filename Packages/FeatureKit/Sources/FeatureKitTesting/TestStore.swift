@@ -1,0 +1,148 @@
+public import FeatureKit
+
+/// Drives a ``StoreFeature`` in a test: send actions, check the state they leave.
+///
+/// ```swift
+/// @MainActor @Test func loads() async {
+///   let store = TestStore(initialState: Items.State(), feature: Items(api: .stub))
+///   await store.send(.load) { $0.isLoading = true }
+///   await store.finish()                 // runs the `.run` task and what it sent
+///   #expect(store.state.items.count == 3)
+/// }
+/// ```
+///
+/// The feature runs in a real ``FeatureStore``: `.run` tasks run on its task runtime and
+/// `.cancel` cancels them. `send` returns once the action is handled; ``finish()`` waits for
+/// the tasks. A test that releases the store while tasks still run fails (as in TCA), unless
+/// ``allowsRunningTasksAtEnd`` is set.
+@MainActor
+public final class TestStore<Feature: StoreFeature> {
+  public typealias State = Feature.State
+  public typealias Action = Feature.Action
+
+  /// Every action handled so far, in order, the ones tasks sent included.
+  public private(set) var actionHistory: [Action] = []
+  /// Whether the test may end with tasks running; they are cancelled then.
+  public var allowsRunningTasksAtEnd: Bool
+  public let assertionProvider: any AssertionProvider
+
+  private let store: FeatureStore<Feature>
+  private let createdAt: TestLocation
+
+  public init(
+    initialState: State,
+    feature: Feature,
+    assertionProvider: any AssertionProvider = SwiftTestingAssertionProvider(),
+    allowsRunningTasksAtEnd: Bool = false,
+    location: TestLocation = TestLocation()
+  ) {
+    self.store = FeatureStore(initialState: initialState, feature: feature)
+    self.assertionProvider = assertionProvider
+    self.allowsRunningTasksAtEnd = allowsRunningTasksAtEnd
+    self.createdAt = location
+    store.willHandle = { [weak self] action in self?.actionHistory.append(action) }
+  }
+
+  isolated deinit {
+    let running = store.runningTaskCount
+    guard running > 0, !allowsRunningTasksAtEnd else { return }
+    assertionProvider.fail(
+      "The test ended with \(running) task(s) still running. Await finish(), cancel them, "
+        + "or set allowsRunningTasksAtEnd.",
+      at: createdAt)
+  }
+
+  /// The current state.
+  public var state: State { store.state }
+
+  /// The number of tasks still running.
+  public var runningTaskCount: Int { store.runningTaskCount }
+
+  /// Whether a task with this id runs.
+  public func isTaskRunning(id: some Hashable & Sendable) -> Bool { store.isTaskRunning(id: id) }
+
+  /// Handles `action` and returns the new state.
+  @discardableResult
+  public func send(_ action: Action) async -> State {
+    store.send(action)
+    return store.state
+  }
+
+  /// Handles `action` and checks its result against the state before it with `update` applied.
+  @discardableResult
+  public func send(
+    _ action: Action, expecting update: (inout State) -> Void, location: TestLocation = TestLocation()
+  ) async -> State where State: Equatable {
+    guard var expected = snapshot(at: location) else { return await send(action) }
+    update(&expected)
+    store.send(action)
+    assertionProvider.assertEqual(store.state, expected, "State mismatch after \(action)", at: location)
+    return store.state
+  }
+
+  /// Handles `action` and hands the new state to `assert`.
+  ///
+  /// Pass the closure with its label: a trailing closure is an `expecting` update when the
+  /// state is `Equatable`. (With a class state both would accept `{ $0.name = "Ada" }`, and the
+  /// read-only one would mutate the live state and check nothing.)
+  @_disfavoredOverload
+  @discardableResult
+  public func send(_ action: Action, assert: (State) -> Void) async -> State {
+    store.send(action)
+    assert(store.state)
+    return store.state
+  }
+
+  /// Handles `action` and checks one property of the new state.
+  @discardableResult
+  public func send<Value: Equatable>(
+    _ action: Action, _ keyPath: KeyPath<State, Value>, _ expected: Value,
+    location: TestLocation = TestLocation()
+  ) async -> State {
+    store.send(action)
+    assertionProvider.assertEqual(
+      store.state[keyPath: keyPath], expected, "Property mismatch at \(keyPath) after \(action)",
+      at: location)
+    return store.state
+  }
+
+  /// Handles `action` and checks one property of the new state.
+  @discardableResult
+  public func send<Value: Equatable>(
+    _ action: Action, expecting keyPath: KeyPath<State, Value>, toBe expected: Value,
+    location: TestLocation = TestLocation()
+  ) async -> State {
+    await send(action, keyPath, expected, location: location)
+  }
+
+  /// Waits until every task has ended, including tasks started by actions that tasks sent,
+  /// and returns the state then.
+  @discardableResult
+  public func finish() async -> State {
+    await store.waitUntilIdle()
+    return store.state
+  }
+
+  /// Cancels every running task and waits for them to end.
+  public func cancelRunningTasks() async {
+    store.cancelAllTasks()
+    await store.waitUntilIdle()
+  }
+
+  /// A copy of the state to apply an expectation to, or `nil` (and a failure) when the state is
+  /// a class that cannot be copied.
+  private func snapshot(at location: TestLocation) -> State? {
+    let state = store.state
+    if let copyable = state as? any CopyableState {
+      return copyable.copy() as? State
+    }
+    guard !(State.self is AnyObject.Type) else {
+      assertionProvider.fail(
+        "\(State.self) is a class: `expecting` cannot tell its state before the action from after. "
+          + "Conform it to CopyableState, or use a key path or `assert:`.",
+        at: location)
+      return nil
+    }
+    return state
+  }
+}

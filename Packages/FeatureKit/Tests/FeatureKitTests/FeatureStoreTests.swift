@@ -1,0 +1,143 @@
+import FeatureKit
+import Logging
+import ReduxCore
+import ReduxCoreTesting
+import Testing
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct FeatureStoreTests {
+  let gate = Gate()
+  let clock = ManualClock()
+
+  func makeLoader(taskManager: TaskManager = TaskManager(), logger: LogRecorder? = nil) -> FeatureStore<Loader> {
+    FeatureStore(
+      initialState: Loader.State(), feature: Loader(gate: gate, clock: clock), taskManager: taskManager,
+      logger: logger?.logger ?? .init(label: "test"))
+  }
+
+  @Test func actions_are_handled_in_the_order_sent_and_the_state_changes_before_send_returns() {
+    let store = FeatureStore(initialState: Todos.State(), feature: Todos())
+    for title in ["Task 1", "Task 2", "Task 3", "Task 4"] { store.send(.add(title)) }
+    #expect(store.state.todos.map(\.id) == [1, 2, 3, 4])
+    store.send(.complete(1))
+    store.send(.complete(2))
+    store.send(.delete(3))
+    store.send(.delete(999))
+    store.send(.complete(999))
+    #expect(store.state.todos.map(\.isCompleted) == [true, true, false])
+    store.send(.clearCompleted)
+    #expect(store.state.todos.map(\.title) == ["Task 4"])
+    store.send(.add("Task 5"))
+    #expect(store.state.todos.last?.id == 5)  // ids are never reused
+    store.send(.toggleAll)
+    #expect(store.state.todos.map(\.isCompleted) == [true, true])
+    store.send(.toggleAll)
+    #expect(store.state.todos.map(\.isCompleted) == [false, false])
+  }
+
+  @Test func awaiting_send_waits_for_that_actions_own_task_only() async {
+    let store = makeLoader()
+    let load = store.send(.load(id: "load"))
+    #expect(store.state.isLoading)
+    await gate.waitForWaiters(1)
+    await store.send(.increment).value  // does not wait for the load
+    #expect(store.state.count == 1 && store.runningTaskCount == 1)
+    gate.open()
+    await load.value
+    #expect(store.state.value == 42 && !store.state.isLoading)
+    #expect(store.runningTaskCount == 0 && !store.isTaskRunning(id: "load"))
+  }
+
+  @Test func a_cancelled_task_cannot_send() async {
+    let store = makeLoader()
+    let load = store.send(.load(id: "load"))
+    await gate.waitForWaiters(1)
+    #expect(store.isTaskRunning(id: "load"))
+    store.send(.stop(id: "load"))
+    #expect(!store.isTaskRunning(id: "load"))
+    gate.open()
+    await load.value
+    #expect(store.state.value == nil)
+    #expect(store.runningTaskCount == 0)
+  }
+
+  @Test func a_replacing_task_stays_tracked_and_cancellable() async {
+    let store = makeLoader()
+    let first = store.send(.load(id: "load"))
+    await gate.waitForWaiters(1)
+    let second = store.send(.load(id: "load"))  // replaces the first
+    await gate.waitForWaiters(2)
+    gate.open()
+    await first.value
+    await second.value
+    #expect(store.state.value == 42)
+
+    let third = store.send(.sleep(id: "sleep"))
+    let fourth = store.send(.sleep(id: "sleep"))
+    await third.value  // cancelled by the replacement: its end must not untrack the new one
+    #expect(store.isTaskRunning(id: "sleep"))
+    store.cancelTask(id: "sleep")
+    await fourth.value
+    #expect(store.runningTaskCount == 0)
+    #expect(store.state.error == nil)  // cancellation never reaches catch
+  }
+
+  @Test func a_failed_task_reaches_catch_and_the_last_catch_wins() async {
+    let store = makeLoader()
+    await store.send(.fail).value
+    #expect(store.state.error == "offline")
+
+    let overridden = ActionTask<Loader.Action, Loader.State>.run(id: "x") { throw LoadError.offline }
+      .catch { _, state in state.error = "first" }
+      .catch { _, state in state.error = "second" }
+    struct Direct: StoreFeature {
+      let task: ActionTask<Loader.Action, Loader.State>
+      func handle() -> ActionHandler<Loader.Action, Loader.State> { ActionHandler { _, _ in task } }
+    }
+    let direct = FeatureStore(initialState: Loader.State(), feature: Direct(task: overridden))
+    await direct.send(.increment).value
+    #expect(direct.state.error == "second")
+  }
+
+  @Test func a_failed_task_without_catch_is_logged() async {
+    let logs = LogRecorder()
+    let store = makeLoader(logger: logs)
+    await store.send(.failUncaught).value
+    let errors = logs.messages(at: .error)
+    #expect(errors.count == 1)
+    #expect(errors.first?.contains("auto-task-") == true)
+    #expect(errors.first?.contains("offline") == true)
+  }
+
+  @Test func cancel_all_tasks_and_releasing_the_store_cancel_everything() async {
+    let tasks = TaskManager()
+    var store: FeatureStore<Loader>? = makeLoader(taskManager: tasks)
+    store?.send(.sleep(id: "a"))
+    store?.send(.sleep(id: "b"))
+    #expect(store?.runningTaskCount == 2)
+    store?.cancelAllTasks()
+    await tasks.waitUntilIdle()
+    #expect(store?.runningTaskCount == 0)
+
+    store?.send(.sleep(id: "c"))
+    store = nil
+    await tasks.waitUntilIdle()  // returns only because the release cancelled the sleep
+    #expect(tasks.runningCount == 0)
+  }
+
+  @Test func generated_ids_are_unique() {
+    let first = ActionTask<Int, Int>.run { _ in }
+    let second = ActionTask<Int, Int>.run { _ in }
+    #expect(first.id != second.id)
+    #expect("\(first.id!)".hasPrefix("auto-task-"))
+    #expect(ActionTask<Int, Int>.cancel(id: 42).kind == .cancel(id: 42))
+    let none = ActionTask<Int, Int>.none.catch { _, _ in }
+    #expect(none.kind == .none)
+  }
+
+  @Test func the_viewfeature_name_is_reachable() {
+    let store: ViewFeature.Store<Todos> = FeatureStore(initialState: Todos.State(), feature: Todos())
+    store.send(.add("a"))
+    #expect(store.state.todos.count == 1)
+  }
+}
