@@ -1,0 +1,152 @@
+public import Logging
+public import Observation
+import Synchronization
+
+/// What every view model shows, whatever its state type: what a navigation flow's screen
+/// builder receives.
+@MainActor
+public protocol DLViewModelProtocol: AnyObject, Identifiable {
+  associatedtype State: BusinessState
+  var state: State { get }
+}
+
+/// A screen's model: runs a ``FeatureReducer`` on its state object and its procedures on a
+/// ``TaskManager`` (DLVVM's `DLViewModel`, with no UI framework).
+///
+/// ```swift
+/// let counter = ViewModelOf<Counter>(initialState: .init(), reducer: Counter())
+/// counter.send(.increment)
+/// print(counter.count)           // dynamic member lookup into the state
+/// ```
+///
+/// Releasing the view model cancels its procedures; a procedure's `send` after that is ignored.
+@MainActor
+@Observable
+@dynamicMemberLookup
+public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
+  public typealias Action = State.R.Action
+
+  /// The state object. Replacing it (for example after a restore) moves the view model to it.
+  public var state: State {
+    didSet {
+      guard state !== oldValue else { return }
+      children = [:]
+    }
+  }
+
+  public let reducer: State.R
+  public nonisolated let id = ViewModelID()
+
+  @ObservationIgnored let clock: ClockReader
+  @ObservationIgnored let logger: Logger
+  @ObservationIgnored private let tasks = TaskManager()
+  /// Child view models made by `scope`, kept so each child state has one.
+  @ObservationIgnored private var children: [ObjectIdentifier: AnyObject] = [:]
+  /// Stops the parent from hearing this view model's events.
+  @ObservationIgnored private var eventSubscription: (state: ObjectIdentifier, token: Int)?
+
+  /// Creates a view model.
+  ///
+  /// - Parameters:
+  ///   - clock: The clock of `.timer` procedures; children made by `scope` share it.
+  ///   - logger: Where procedure failures with no `catch` are reported.
+  public init(
+    initialState: State,
+    reducer: State.R,
+    clock: some Clock<Duration> = ContinuousClock(),
+    logger: Logger = Logger(label: "FeatureKit.DLViewModel")
+  ) {
+    self.state = initialState
+    self.reducer = reducer
+    self.clock = ClockReader(clock)
+    self.logger = logger
+  }
+
+  init(state: State, reducer: State.R, clock: ClockReader, logger: Logger) {
+    self.state = state
+    self.reducer = reducer
+    self.clock = clock
+    self.logger = logger
+  }
+
+  isolated deinit {
+    tasks.shutdown()
+    if let eventSubscription {
+      StateChannels.stopListening(to: eventSubscription.state, token: eventSubscription.token)
+    }
+  }
+
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    state[keyPath: keyPath]
+  }
+
+  /// Runs the reducer for `action` now, then starts the procedure it returned.
+  ///
+  /// - Returns: A task that ends when that procedure ends.
+  @discardableResult
+  public func send(_ action: Action) -> Task<Void, Never> {
+    let procedure = reducer.reduce(into: state, action: action)
+    guard !procedure.isNone else { return Task {} }
+    let send = Send<Action> { [weak self] action in self?.send(action) }
+    let logger = logger
+    let name = "\(action)"
+    let work = procedure.work(send: send, clock: clock) { error in
+      logger.error("procedure for \(name) failed: \(error)")
+    }
+    let started = tasks.run(priority: procedure.priority) { await work() } onFailure: { _ in }
+    guard let started else {
+      logger.error("\(action): procedure not started, the view model is shut down")
+      return Task {}
+    }
+    return started
+  }
+
+  /// The number of procedures still running.
+  public var runningProcedureCount: Int { tasks.runningCount }
+
+  /// A view model for the child state at `keyPath`, whose events reach this view model as the
+  /// actions `event` maps them to (synchronously; `nil` delivers nothing). The same child state
+  /// gets the same view model.
+  public func scope<Child: BusinessState>(
+    state keyPath: KeyPath<State, Child>,
+    event: ((Child.R.Event) -> Action?)? = nil,
+    reducer: Child.R
+  ) -> DLViewModel<Child> {
+    scope(state: state[keyPath: keyPath], event: event, reducer: reducer)
+  }
+
+  /// A view model for `child`, whose events reach this view model as the actions `event` maps
+  /// them to.
+  public func scope<Child: BusinessState>(
+    state child: Child,
+    event: ((Child.R.Event) -> Action?)? = nil,
+    reducer: Child.R
+  ) -> DLViewModel<Child> {
+    let key = ObjectIdentifier(child)
+    if let cached = children[key] as? DLViewModel<Child>, cached.state === child { return cached }
+    let viewModel = DLViewModel<Child>(state: child, reducer: reducer, clock: clock, logger: logger)
+    if let event {
+      let token = StateChannels.listen(to: child) { [weak self] fired in
+        guard let self, let fired = fired as? Child.R.Event, let action = event(fired) else { return }
+        self.send(action)
+      }
+      viewModel.eventSubscription = (key, token)
+    }
+    children[key] = viewModel
+    return viewModel
+  }
+
+  /// Forgets the child view model of `child` (its procedures stop when nothing else holds it).
+  func dropChild(_ child: AnyObject) {
+    children[ObjectIdentifier(child)] = nil
+  }
+}
+
+/// A view model's identity, stable for its lifetime.
+public struct ViewModelID: Hashable, Sendable {
+  private static let counter = Atomic<Int>(0)
+  private let value = ViewModelID.counter.wrappingAdd(1, ordering: .relaxed).newValue
+}
+
+/// The view model of a reducer's state: `ViewModelOf<Counter>`.
+public typealias ViewModelOf<R: FeatureReducer> = DLViewModel<R.State>
