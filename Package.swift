@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .library(name: "ReduxKit", targets: ["ReduxKit"]),
     .executable(name: "counter", targets: ["Counter"]),
+    .executable(name: "inbox", targets: ["Inbox"]),
   ],
   dependencies: [
     .package(path: "Packages/ReduxCore"),
@@ -34,10 +35,15 @@ let package = Package(
       dependencies: ["ReduxKit"],
       path: "Examples/Counter"
     ),
+    .executableTarget(
+      name: "Inbox",
+      dependencies: ["ReduxKit"],
+      path: "Examples/Inbox"
+    ),
     .testTarget(
       name: "IntegrationTests",
       dependencies: [
-        "ReduxKit", "Counter",
+        "ReduxKit", "Counter", "Inbox",
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
