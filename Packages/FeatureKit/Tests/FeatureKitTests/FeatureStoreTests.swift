@@ -1,5 +1,6 @@
 import FeatureKit
 import Logging
+import Observation
 import ReduxCore
 import ReduxCoreTesting
 import Testing
@@ -139,5 +140,35 @@ import Testing
     let store: ViewFeature.Store<Todos> = FeatureStore(initialState: Todos.State(), feature: Todos())
     store.send(.add("a"))
     #expect(store.state.todos.count == 1)
+  }
+
+  @Test func tasks_are_keyed_by_any_hashable_sendable_id() async {
+    enum Job: Hashable, Sendable { case sync, upload(Int) }
+    struct Jobs: StoreFeature {
+      let clock: ManualClock
+      func handle() -> ActionHandler<Job, Int> {
+        ActionHandler { [clock] job, _ in .run(id: job) { try await clock.sleep(for: .seconds(1)) } }
+      }
+    }
+    let store = FeatureStore(initialState: 0, feature: Jobs(clock: clock))
+    store.send(.sync)
+    let upload = store.send(.upload(1))
+    #expect(store.isTaskRunning(id: Job.upload(1)) && !store.isTaskRunning(id: Job.upload(2)))
+    store.cancelTask(id: Job.upload(1))
+    await upload.value
+    #expect(store.isTaskRunning(id: Job.sync) && store.runningTaskCount == 1)
+    store.cancelAllTasks()
+  }
+
+  @Test func state_changes_are_observable() {
+    let store = FeatureStore(initialState: Todos.State(), feature: Todos())
+    let changes = Reports()
+    withObservationTracking {
+      _ = store.state.todos
+    } onChange: {
+      changes.append("state")
+    }
+    store.send(.add("observed"))
+    #expect(changes.all == ["state"])
   }
 }
