@@ -1,4 +1,4 @@
-import FeatureKit
+@testable import FeatureKit
 import Foundation
 import Testing
 
@@ -143,6 +143,20 @@ import Testing
     #expect(detail != nil)
     navigator.pop()
     #expect(detail == nil)
+  }
+
+  @Test func nothing_is_left_listening_once_the_screens_and_navigator_are_gone() throws {
+    var navigator: Navigator<String>? = navigator()
+    home.send(.open(1))
+    (navigator?.top as? ViewModelOf<Detail>)?.send(.edit)
+    let detail = try #require(home.state.detail)
+    let editor = try #require(detail.editor)
+    #expect(StateChannels.isListened(detail) && StateChannels.isListened(editor))
+    navigator?.popToRoot()
+    #expect(!StateChannels.isListened(detail) && !StateChannels.isListened(editor))
+    #expect(StateChannels.isListened(home.state))
+    navigator = nil
+    #expect(!StateChannels.isListened(home.state))
   }
 
   @Test func dlvvm_names_are_reachable() {

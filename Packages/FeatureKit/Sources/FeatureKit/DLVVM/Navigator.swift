@@ -45,6 +45,14 @@ public final class Navigator<Screen> {
     StateChannels.setNavigator(self, for: root.state)
   }
 
+  isolated deinit {
+    // NB: the channels' weak references to this navigator are already nil; drop the channels
+    // left empty (another navigator may show the same states now).
+    for viewModel in [root] + stack.map(\.viewModel) + replacedRoots {
+      StateChannels.prune(viewModel.stateObject)
+    }
+  }
+
   /// What the front end renders, bottom first: the flow's builder applied to every screen.
   public var screens: [Screen] {
     ([root] + stack.map(\.viewModel)).compactMap { flow.screenBuilder($0) }

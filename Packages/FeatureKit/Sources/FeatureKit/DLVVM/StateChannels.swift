@@ -8,6 +8,8 @@ enum StateChannels {
     weak var state: AnyObject?
     var eventListeners: [Int: (Any) -> Void] = [:]
     weak var navigator: (any RouteHandling)?
+
+    var isEmpty: Bool { eventListeners.isEmpty && navigator == nil }
   }
 
   private static var channels: [ObjectIdentifier: Channel] = [:]
@@ -23,7 +25,7 @@ enum StateChannels {
   static func stopListening(to state: ObjectIdentifier, token: Int) {
     guard var channel = channels[state] else { return }
     channel.eventListeners[token] = nil
-    channels[state] = channel.eventListeners.isEmpty && channel.navigator == nil ? nil : channel
+    channels[state] = channel.isEmpty ? nil : channel
   }
 
   static func fire(_ event: Any, from state: AnyObject) {
@@ -33,6 +35,16 @@ enum StateChannels {
 
   static func setNavigator(_ navigator: (any RouteHandling)?, for state: AnyObject) {
     update(state) { $0.navigator = navigator }
+  }
+
+  /// Drops the channel of `state` if nothing listens to it any more.
+  static func prune(_ state: AnyObject) {
+    update(state) { _ in }
+  }
+
+  /// Whether anything listens to `state`.
+  static func isListened(_ state: AnyObject) -> Bool {
+    channel(of: state) != nil
   }
 
   static func navigator(of state: AnyObject) -> (any RouteHandling)? {
@@ -49,6 +61,6 @@ enum StateChannels {
   private static func update(_ state: AnyObject, _ change: (inout Channel) -> Void) {
     var channel = channel(of: state) ?? Channel(state: state)
     change(&channel)
-    channels[ObjectIdentifier(state)] = channel
+    channels[ObjectIdentifier(state)] = channel.isEmpty ? nil : channel
   }
 }
