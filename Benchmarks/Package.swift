@@ -13,6 +13,7 @@ let package = Package(
     .package(path: "../Packages/EntityTracking"),
     .package(path: "../Packages/Persistence"),
     .package(path: "../Packages/QueryCache"),
+    .package(path: "../Packages/FeatureKit"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
   ],
@@ -56,6 +57,15 @@ let package = Package(
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
       ],
       path: "Benchmarks/QueryCacheBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "FeatureKitBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "FeatureKit", package: "FeatureKit"),
+      ],
+      path: "Benchmarks/FeatureKitBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
   ],

@@ -42,6 +42,10 @@ pairs = [
      "O(writers): ~1 expected"),
     ("fresh cache hit: QueryClient.fetch", "fresh cache hit: Dictionary lookup",
      "target: QueryClient.fetch p50 <= 2000 ns"),
+    ("send .none action: FeatureStore", "send .none action: hand-rolled @Observable store",
+     "no target; the cost of the pipeline"),
+    ("send .none action: DLViewModel", "send .none action: hand-rolled @Observable store",
+     "no target; the cost of the pipeline"),
 ]
 print("\nRatios (p50 / p50, same run):")
 for top, bottom, note in pairs:

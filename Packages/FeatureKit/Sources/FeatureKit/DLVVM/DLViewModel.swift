@@ -86,7 +86,7 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
   @discardableResult
   public func send(_ action: Action) -> Task<Void, Never> {
     let procedure = reducer.reduce(into: state, action: action)
-    guard !procedure.isNone else { return Task {} }
+    guard !procedure.isNone else { return .finished }
     let send = Send<Action> { [weak self] action in self?.send(action) }
     let logger = logger
     let name = "\(action)"
@@ -96,7 +96,7 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
     let started = tasks.run(priority: procedure.priority) { await work() } onFailure: { _ in }
     guard let started else {
       logger.error("\(action): procedure not started, the view model is shut down")
-      return Task {}
+      return .finished
     }
     return started
   }

@@ -61,7 +61,8 @@ public struct ActionHandler<Action: Sendable, State> {
   /// Handles `action`: runs the pipeline and returns the task to run.
   @MainActor
   public func handle(action: Action, state: inout State) -> ActionTask<Action, State> {
-    let start = ContinuousClock.now
+    // NB: the clock is read only when an after-action middleware will receive the duration.
+    let start = middlewares.isEmpty ? nil : ContinuousClock.now
     do {
       for case let middleware as any BeforeActionMiddleware in middlewares {
         try middleware.beforeAction(action, state: state)
@@ -72,6 +73,7 @@ public struct ActionHandler<Action: Sendable, State> {
     }
     var task = body(action, &state)
     for transform in transforms { task = transform(task) }
+    guard let start else { return task }
     let duration = ContinuousClock.now - start
     do {
       for case let middleware as any AfterActionMiddleware in middlewares {

@@ -86,10 +86,10 @@ public final class FeatureStore<Feature: StoreFeature> {
   private func start(_ task: ActionTask<Action, State>) -> Task<Void, Never> {
     switch task.storage {
     case .none:
-      return Task {}
+      return .finished
     case .cancel(let id):
       taskManager.cancel(id: id)
-      return Task {}
+      return .finished
     case .run(let id, let operation, let onError):
       let send = Send<Action> { [weak self] action in self?.send(action) }
       let started = taskManager.run(id: id) {
@@ -99,7 +99,7 @@ public final class FeatureStore<Feature: StoreFeature> {
       }
       guard let started else {
         logger.error("task \(id) not started: the task manager is shut down")
-        return Task {}
+        return .finished
       }
       return started
     }
