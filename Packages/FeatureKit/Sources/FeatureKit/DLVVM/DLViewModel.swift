@@ -85,7 +85,9 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
   /// - Returns: A task that ends when that procedure ends.
   @discardableResult
   public func send(_ action: Action) -> Task<Void, Never> {
-    let procedure = reducer.reduce(into: state, action: action)
+    // NB: `_state`, not `state`: sending is not a read to observe, and the macro's accessor
+    // builds a new key path for every access in a generic class.
+    let procedure = reducer.reduce(into: _state, action: action)
     guard !procedure.isNone else { return .finished }
     let send = Send<Action> { [weak self] action in self?.send(action) }
     let logger = logger

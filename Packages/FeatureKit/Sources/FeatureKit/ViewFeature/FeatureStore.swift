@@ -23,6 +23,7 @@ public final class FeatureStore<Feature: StoreFeature> {
   public private(set) var state: State
 
   @ObservationIgnored private let handler: ActionHandler<Action, State>
+  @ObservationIgnored private let stateKeyPath = \FeatureStore.state
   @ObservationIgnored private let taskManager: TaskManager
   @ObservationIgnored private let logger: Logger
   /// Sees every action before it is handled, effects' included (TestStore's history).
@@ -56,7 +57,11 @@ public final class FeatureStore<Feature: StoreFeature> {
   @discardableResult
   public func send(_ action: Action) -> Task<Void, Never> {
     willHandle?(action)
-    let task = handler.handle(action: action, state: &state)
+    // NB: one mutation through a stored key path: the macro's accessor builds a new key path
+    // for every access in a generic class.
+    let task = _$observationRegistrar.withMutation(of: self, keyPath: stateKeyPath) {
+      handler.handle(action: action, state: &_state)
+    }
     return start(task)
   }
 
