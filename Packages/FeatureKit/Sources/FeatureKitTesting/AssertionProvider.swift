@@ -16,7 +16,7 @@ public struct TestLocation: Sendable {
 }
 
 /// How a ``TestStore`` reports a failed expectation: to Swift Testing by default, or anywhere
-/// else (a recorder in a test of the test store, a print in a demo).
+/// else (a recorder in a test of the test store itself).
 public protocol AssertionProvider: Sendable {
   func fail(_ message: String, at location: TestLocation)
 }
@@ -40,14 +40,5 @@ public struct SwiftTestingAssertionProvider: AssertionProvider {
       Comment(rawValue: message),
       sourceLocation: SourceLocation(
         fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column))
-  }
-}
-
-/// Prints failures; for demos and scripts outside a test runner.
-public struct PrintAssertionProvider: AssertionProvider {
-  public init() {}
-
-  public func fail(_ message: String, at location: TestLocation) {
-    print("❌ \(location.fileID):\(location.line): \(message)")
   }
 }

@@ -1,3 +1,4 @@
+import Logging
 public import Observation
 
 /// The state of a mutation, for a front end to show.
@@ -83,7 +84,12 @@ public final class MutationClient {
       await onCompleted?(client)
     case .failure:
       if let previous {
-        _ = try? await client.setQueryData(key, previous)
+        do {
+          try await client.setQueryData(key, previous)
+        } catch {
+          // Another writer changed the key's value type meanwhile: its value stands.
+          client.logger.error("rollback of \(key) after a failed mutation refused: \(error)")
+        }
       } else {
         await client.invalidate(key, exact: true)
       }

@@ -39,6 +39,8 @@ public actor QueryBatchExecutor {
     let id = nextID
     let sleep = clock.sleep(for: debounce)
     let execution = Task {
+      // NB: nothing cancels this task, so the sleep ends at its deadline; were it to throw, the
+      // batch should still run at once: its callers are waiting for it.
       try? await sleep()
       await Self.run(perform)
     }
