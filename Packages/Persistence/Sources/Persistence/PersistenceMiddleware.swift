@@ -197,8 +197,12 @@ public final class PersistenceMiddleware<State> {
   }
 
   private func flushInBackground() async {
-    // NB: performFlush has logged and recorded a failure, and scheduled its retry.
-    try? await performFlush()
+    do {
+      try await performFlush()
+    } catch {
+      // Nobody awaits a timer's flush: performFlush has already logged the failure, recorded it
+      // in `status`, kept the changes pending and scheduled the retry.
+    }
     launchedFlushes -= 1
     resumeIdleWaiters()
   }

@@ -55,6 +55,19 @@ private final class JSONWriter {
   func reset() { output.pointee.reset() }
   func markUnsupported() { output.pointee.isUnsupported = true }
   func openContainer(isObject: Bool) -> Int { output.pointee.openContainer(isObject: isObject) }
+
+  /// Opens a nested container once `begin` has placed it. `nestedContainer` cannot throw, so a
+  /// shape that cannot be streamed is not an error here: the writer is marked unsupported (the
+  /// whole entity is then encoded again by JSONEncoder) and the container writes nowhere.
+  func openNestedContainer(isObject: Bool, after begin: () throws -> Void) -> Int {
+    do {
+      try begin()
+    } catch {
+      markUnsupported()
+      return 0
+    }
+    return openContainer(isObject: isObject)
+  }
   func close(downTo depth: Int) { output.pointee.close(downTo: depth) }
   func beginElement(of owner: Int, at depth: Int) throws { try output.pointee.beginElement(of: owner, at: depth) }
   func writeKey(_ key: some CodingKey) { output.pointee.writeKey(key.stringValue) }
@@ -282,13 +295,13 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    let owner = (try? begin(key)).map { writer.openContainer(isObject: true) } ?? 0
+    let owner = writer.openNestedContainer(isObject: true) { try begin(key) }
     return KeyedEncodingContainer(
       KeyedContainer<NestedKey>(writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath + [key]))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    let owner = (try? begin(key)).map { writer.openContainer(isObject: false) } ?? 0
+    let owner = writer.openNestedContainer(isObject: false) { try begin(key) }
     return UnkeyedContainer(writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath + [key])
   }
 
@@ -343,13 +356,13 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    let owner = (try? begin()).map { writer.openContainer(isObject: true) } ?? 0
+    let owner = writer.openNestedContainer(isObject: true) { try begin() }
     return KeyedEncodingContainer(
       KeyedContainer<NestedKey>(writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let owner = (try? begin()).map { writer.openContainer(isObject: false) } ?? 0
+    let owner = writer.openNestedContainer(isObject: false) { try begin() }
     return UnkeyedContainer(writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath)
   }
 

@@ -39,9 +39,12 @@ public actor QueryBatchExecutor {
     let id = nextID
     let sleep = clock.sleep(for: debounce)
     let execution = Task {
-      // NB: nothing cancels this task, so the sleep ends at its deadline; were it to throw, the
-      // batch should still run at once: its callers are waiting for it.
-      try? await sleep()
+      do {
+        try await sleep()
+      } catch {
+        // Nothing cancels this task; were the sleep to end early anyway, the batch runs at
+        // once, since its callers are waiting for it.
+      }
       await Self.run(perform)
     }
     batches[queryKey] = Batch(id: id, execution: execution)
