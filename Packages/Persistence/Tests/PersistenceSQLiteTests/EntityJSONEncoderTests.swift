@@ -114,6 +114,21 @@ import Testing
     }
   }
 
+  /// Opens a container inside one that was closed when its sibling opened: the nested
+  /// container itself cannot be placed.
+  struct Reopened: Encodable {
+    enum CodingKeys: String, CodingKey { case x, y }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      var x = container.nestedUnkeyedContainer(forKey: .x)
+      var y = container.nestedUnkeyedContainer(forKey: .y)
+      try y.encode(1)
+      var inner = x.nestedUnkeyedContainer()
+      try inner.encode(2)
+    }
+  }
+
   class Base: Codable {
     var name = "base"
   }
@@ -138,5 +153,6 @@ import Testing
     #expect(try Self.object(EntityJSONEncoder().encode(interleaved)) == Self.object(JSONEncoder().encode(interleaved)))
     let derived = Derived()
     #expect(try Self.object(EntityJSONEncoder().encode(derived)) == Self.object(JSONEncoder().encode(derived)))
+    #expect(try Self.object(EntityJSONEncoder().encode(Reopened())) == Self.object(JSONEncoder().encode(Reopened())))
   }
 }
