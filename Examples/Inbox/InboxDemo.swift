@@ -5,7 +5,8 @@ import ReduxKit
 /// Commands: `open N`, `reply`, `type TEXT`, `send`, `cancel`, `back`, `home`, `stack`, `help`.
 @MainActor
 final class InboxDemo {
-  static let help = "commands: open N | reply | type TEXT | send | cancel | back | home | stack | help"
+  static let help =
+    "commands: open N | reply | type TEXT | send | cancel | back | home | stack | help"
 
   let inbox = ViewModelOf<Inbox>(initialState: Inbox.State(), reducer: Inbox())
   let navigator: Navigator<String>
@@ -42,7 +43,8 @@ final class InboxDemo {
     case ("cancel", nil): (navigator.top as? ViewModelOf<Reply>)?.send(.cancel)
     case ("back", nil): navigator.pop()
     case ("home", nil): navigator.popToRoot()
-    case ("stack", nil): return navigator.routeStack.map { "\($0.style) \($0.state)" }.joined(separator: "\n")
+    case ("stack", nil):
+      return navigator.routeStack.map { "\($0.style) \($0.state)" }.joined(separator: "\n")
     default: return Self.help
     }
     return render()
@@ -50,9 +52,11 @@ final class InboxDemo {
 
   /// The screens, bottom first, each under a title bar; then any notice.
   func render() -> String {
-    let titles = ["Inbox"] + navigator.stack.map { entry in
-      "\(entry.style == .present ? "Reply" : "Message") (\(entry.style))"
-    }
+    let titles =
+      ["Inbox"]
+      + navigator.stack.map { entry in
+        "\(entry.style == .present ? "Reply" : "Message") (\(entry.style))"
+      }
     var lines = zip(titles, navigator.screens).map { "── \($0) ──\n\($1)" }
     lines += inbox.state.notices.map { "! \($0)" }
     inbox.state.notices.removeAll()

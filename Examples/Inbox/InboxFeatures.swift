@@ -25,7 +25,9 @@ final class Inbox: FeatureReducer {
       }
       state.message = Message.State(id: id, subject: subject)
       do {
-        try route(childState: \.message, to: Action.message, reducer: Message(), routeStyle: .push, with: state)
+        try route(
+          childState: \.message, to: Action.message, reducer: Message(), routeStyle: .push,
+          with: state)
       } catch {
         state.notices.append("\(error)")
       }
@@ -65,7 +67,9 @@ final class Message: FeatureReducer {
     case .compose:
       state.reply = Reply.State()
       // A refused route is logged by FeatureKit; the message screen simply stays.
-      try? route(childState: \.reply, to: Action.composer, reducer: Reply(), routeStyle: .present, with: state)
+      try? route(
+        childState: \.reply, to: Action.composer, reducer: Reply(), routeStyle: .present,
+        with: state)
     case .composer(.sent(let text)):
       state.sentReplies.append(text)
       fireEvent(.replied(state.id), with: state)

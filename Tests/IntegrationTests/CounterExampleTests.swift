@@ -11,7 +11,9 @@ struct CounterExampleTests {
     let lines = output.lines
     #expect(lines.filter { $0.hasPrefix("store: refused 'increment'") }.count == 3)
     #expect(lines.filter { $0 == "-> increment" }.count == 2)
-    #expect(lines.contains("!! cannot add -3: negative amounts are refused (from middleware(\"validation\"))"))
+    #expect(
+      lines.contains(
+        "!! cannot add -3: negative amounts are refused (from middleware(\"validation\"))"))
     #expect(lines.contains("count = 13"))
     #expect(lines.contains("count = 0, errors = 1"))
     #expect(lines.last == "store: shut down, 0 queued action(s) discarded")

@@ -65,7 +65,9 @@ import Testing
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("reduxkit-integration-\(UUID().uuidString).sqlite").path
     defer {
-      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
     }
 
     do {
@@ -73,7 +75,8 @@ import Testing
       let persistence = PersistenceMiddleware<TasksState>(
         database: database,
         writers: [StateWriter(keyPath: \.todos, table: Self.table, database: database)])
-      let store = Store(initialState: TasksState(), reducers: [Self.reducer, persistence.reducer()])
+      let store = Store(
+        initialState: TasksState(), reducers: [Self.reducer, persistence.reducer()])
       await store.dispatchWithResult(.add(1, "write the note"))
       await store.dispatchWithResult(.add(2, "ship"))
       await store.dispatchWithResult(.add(3, "forget"))
@@ -86,7 +89,10 @@ import Testing
     let database = try SQLiteDatabase(path: path, migrator: Self.migrator)
     let todos = try await database.load(Self.table)
     let store = Store(initialState: TasksState(todos: todos), reducers: [Self.reducer])
-    #expect(store.todos.values == [Todo(id: 1, title: "write the note", done: true), Todo(id: 2, title: "ship")])
+    #expect(
+      store.todos.values == [
+        Todo(id: 1, title: "write the note", done: true), Todo(id: 2, title: "ship"),
+      ])
     #expect(!store.todos.hasChanges)
     store.shutdown()
   }

@@ -173,7 +173,8 @@ let benchmarks: @Sendable () -> Void = {
     blackHole(source)
   }
 
-  Benchmark("copy 100k into state, mutate one: EntityStore (unique)", configuration: configuration) {
+  Benchmark("copy 100k into state, mutate one: EntityStore (unique)", configuration: configuration)
+  {
     benchmark in
     var state = AppState(cards: EntityStore(cards))
     let id = cards[0].id

@@ -33,7 +33,8 @@ final class Tally: FeatureReducer {
 
 @MainActor @Observable final class HandRolledStore {
   private(set) var state = Counter.State()
-  @ObservationIgnored private let reduce: (Counter.Action, inout Counter.State) -> Void = { _, state in
+  @ObservationIgnored private let reduce: (Counter.Action, inout Counter.State) -> Void = {
+    _, state in
     state.count += 1
   }
 
@@ -56,7 +57,8 @@ let benchmarks: @Sendable () -> Void = {
     blackHole(store)
   }
 
-  Benchmark("send .none action: FeatureStore", configuration: perOperation) { @MainActor (benchmark: Benchmark) async in
+  Benchmark("send .none action: FeatureStore", configuration: perOperation) {
+    @MainActor (benchmark: Benchmark) async in
     let store = FeatureStore(initialState: Counter.State(), feature: Counter())
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { store.send(.increment) }
@@ -64,7 +66,8 @@ let benchmarks: @Sendable () -> Void = {
     blackHole(store)
   }
 
-  Benchmark("send .none action: DLViewModel", configuration: perOperation) { @MainActor (benchmark: Benchmark) async in
+  Benchmark("send .none action: DLViewModel", configuration: perOperation) {
+    @MainActor (benchmark: Benchmark) async in
     let viewModel = ViewModelOf<Tally>(initialState: Tally.State(), reducer: Tally())
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { viewModel.send(.increment) }

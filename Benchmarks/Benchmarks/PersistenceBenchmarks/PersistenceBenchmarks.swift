@@ -21,7 +21,9 @@ let cardTable = EntityTable<Card>("cards")
 let size = 100_000
 
 func makeCards(_ count: Int) -> [Card] {
-  (0..<count).map { Card(id: $0, title: "card number \($0) with a long title", done: $0 % 3 == 0, sortIndex: $0) }
+  (0..<count).map {
+    Card(id: $0, title: "card number \($0) with a long title", done: $0 % 3 == 0, sortIndex: $0)
+  }
 }
 
 /// A fresh database file with the entity table and the hand-written table of the baseline.
@@ -32,7 +34,9 @@ func makeDatabase() throws -> (SQLiteDatabase, path: String) {
   migrator.registerMigration("v1") { db in
     try cardTable.create(in: db)
     try db.execute(
-      sql: "CREATE TABLE handwritten (id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL, sortIndex INTEGER NOT NULL)")
+      sql:
+        "CREATE TABLE handwritten (id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL, sortIndex INTEGER NOT NULL)"
+    )
   }
   return (try SQLiteDatabase(path: path, migrator: migrator), path)
 }
@@ -78,7 +82,8 @@ let benchmarks: @Sendable () -> Void = {
 
   // The same rows, upserted by the middleware's flush through an EntityTable (JSON encoding
   // included), as one transaction.
-  Benchmark("flush 100k upserts: PersistenceSQLite", configuration: flushes) { @MainActor benchmark in
+  Benchmark("flush 100k upserts: PersistenceSQLite", configuration: flushes) {
+    @MainActor benchmark in
     let (database, path) = try makeDatabase()
     defer { remove(path) }
     let persistence = makeMiddleware(database)
@@ -94,7 +99,8 @@ let benchmarks: @Sendable () -> Void = {
   // Ten updates to one id inside a debounce window: the database sees one row write.
   Benchmark(
     "10 updates to one id in a window: rows written",
-    configuration: .init(metrics: [.custom("rows written", useScalingFactor: false)], maxIterations: 3)
+    configuration: .init(
+      metrics: [.custom("rows written", useScalingFactor: false)], maxIterations: 3)
   ) { @MainActor benchmark in
     let (database, path) = try makeDatabase()
     defer { remove(path) }

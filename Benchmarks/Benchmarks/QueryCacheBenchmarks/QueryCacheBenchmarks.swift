@@ -39,7 +39,8 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark(
     "10k concurrent fetches of one key: queryFn calls",
-    configuration: .init(metrics: [.custom("queryFn calls", useScalingFactor: false)], maxIterations: 3)
+    configuration: .init(
+      metrics: [.custom("queryFn calls", useScalingFactor: false)], maxIterations: 3)
   ) { benchmark in
     let client = QueryClient(clock: ManualClock())
     let calls = Counter()
@@ -59,7 +60,8 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark(
     "100k one-off keys after gcTime: entries left",
-    configuration: .init(metrics: [.custom("entries left", useScalingFactor: false)], maxIterations: 1)
+    configuration: .init(
+      metrics: [.custom("entries left", useScalingFactor: false)], maxIterations: 1)
   ) { benchmark in
     let clock = ManualClock()
     let client = QueryClient(clock: clock)

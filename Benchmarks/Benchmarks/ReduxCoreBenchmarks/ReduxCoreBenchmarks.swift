@@ -13,7 +13,8 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 5
   )
 
-  Benchmark("(a) bare pipeline: 3 middleware closures around 3 reducers", configuration: perAction) {
+  Benchmark("(a) bare pipeline: 3 middleware closures around 3 reducers", configuration: perAction)
+  {
     @MainActor (benchmark: Benchmark) async in
     typealias Next = @MainActor (BenchAction) -> Void
     let state = BenchState()

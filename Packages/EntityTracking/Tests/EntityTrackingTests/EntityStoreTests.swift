@@ -195,7 +195,8 @@ import Testing
     #expect(store.distance(from: store.startIndex, to: store.endIndex) == 2)
     #expect(store[store.index(store.startIndex, offsetBy: 1)] == c)
     store.compact()
-    #expect(store.distance(from: store.startIndex, to: store.index(store.startIndex, offsetBy: 1)) == 1)
+    #expect(
+      store.distance(from: store.startIndex, to: store.index(store.startIndex, offsetBy: 1)) == 1)
     #expect(Array(store.reversed()) == [c, a])
   }
 

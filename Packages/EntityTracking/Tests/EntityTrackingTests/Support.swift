@@ -97,7 +97,10 @@ enum Operation: CustomStringConvertible {
       model.set(item)
     case .modify(let id, let value):
       store.modify(id) { $0.value = value }
-      if let index = model.index(of: id) { model.set(Item(id: id, value: value)); _ = index }
+      if let index = model.index(of: id) {
+        model.set(Item(id: id, value: value))
+        _ = index
+      }
     case .delete(let id):
       store[id] = nil
       model.delete(id)

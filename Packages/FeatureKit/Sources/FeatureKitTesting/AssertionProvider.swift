@@ -7,7 +7,9 @@ public struct TestLocation: Sendable {
   public var line: Int
   public var column: Int
 
-  public init(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) {
+  public init(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) {
     self.fileID = fileID
     self.filePath = filePath
     self.line = line
@@ -39,6 +41,7 @@ public struct SwiftTestingAssertionProvider: AssertionProvider {
     Issue.record(
       Comment(rawValue: message),
       sourceLocation: SourceLocation(
-        fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column))
+        fileID: location.fileID, filePath: location.filePath, line: location.line,
+        column: location.column))
   }
 }

@@ -71,12 +71,14 @@ public final class TestStore<Feature: StoreFeature> {
   /// Handles `action` and checks its result against the state before it with `update` applied.
   @discardableResult
   public func send(
-    _ action: Action, expecting update: (inout State) -> Void, location: TestLocation = TestLocation()
+    _ action: Action, expecting update: (inout State) -> Void,
+    location: TestLocation = TestLocation()
   ) async -> State where State: Equatable {
     guard var expected = snapshot(at: location) else { return await send(action) }
     update(&expected)
     store.send(action)
-    assertionProvider.assertEqual(store.state, expected, "State mismatch after \(action)", at: location)
+    assertionProvider.assertEqual(
+      store.state, expected, "State mismatch after \(action)", at: location)
     return store.state
   }
 

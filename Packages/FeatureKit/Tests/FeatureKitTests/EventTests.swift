@@ -6,7 +6,8 @@ import Testing
   let home = ViewModelOf<Home>(initialState: Home.State(), reducer: Home())
 
   @Test func a_child_event_runs_the_parent_reducer_inside_the_childs_fire_event() {
-    let detail = home.scope(state: Detail.State(id: 1, title: "One"), event: Home.Action.detail, reducer: Detail())
+    let detail = home.scope(
+      state: Detail.State(id: 1, title: "One"), event: Home.Action.detail, reducer: Detail())
     detail.state.editor = Editor.State(text: "draft")
     let editor = detail.scope(state: \.editor!, event: Detail.Action.editor, reducer: Editor())
     editor.send(.type("Uno"))
@@ -17,7 +18,8 @@ import Testing
   }
 
   @Test func a_mapper_returning_nil_delivers_nothing() {
-    let detail = home.scope(state: Detail.State(id: 1, title: "One"), event: Home.Action.detail, reducer: Detail())
+    let detail = home.scope(
+      state: Detail.State(id: 1, title: "One"), event: Home.Action.detail, reducer: Detail())
     var delivered: [Editor.Event] = []
     let editor = detail.scope(
       state: Editor.State(text: ""),
@@ -42,7 +44,8 @@ import Testing
   @Test func events_of_a_released_parent_go_nowhere() {
     var parent: ViewModelOf<Home>? = ViewModelOf<Home>(initialState: Home.State(), reducer: Home())
     let parentState = parent!.state
-    let child = parent!.scope(state: Detail.State(id: 1, title: "One"), event: Home.Action.detail, reducer: Detail())
+    let child = parent!.scope(
+      state: Detail.State(id: 1, title: "One"), event: Home.Action.detail, reducer: Detail())
     parent = nil
     child.send(.close)  // fires .closed: nobody listens any more, nothing crashes
     #expect(parentState.log.isEmpty)

@@ -10,9 +10,12 @@ import Testing
   let gate = Gate()
   let clock = ManualClock()
 
-  func makeLoader(taskManager: TaskManager = TaskManager(), logger: LogRecorder? = nil) -> FeatureStore<Loader> {
+  func makeLoader(taskManager: TaskManager = TaskManager(), logger: LogRecorder? = nil)
+    -> FeatureStore<Loader>
+  {
     FeatureStore(
-      initialState: Loader.State(), feature: Loader(gate: gate, clock: clock), taskManager: taskManager,
+      initialState: Loader.State(), feature: Loader(gate: gate, clock: clock),
+      taskManager: taskManager,
       logger: logger?.logger ?? .init(label: "test"))
   }
 
@@ -88,9 +91,11 @@ import Testing
     await store.send(.fail).value
     #expect(store.state.error == "offline")
 
-    let overridden = ActionTask<Loader.Action, Loader.State>.run(id: "x") { throw LoadError.offline }
-      .catch { _, state in state.error = "first" }
-      .catch { _, state in state.error = "second" }
+    let overridden = ActionTask<Loader.Action, Loader.State>.run(id: "x") {
+      throw LoadError.offline
+    }
+    .catch { _, state in state.error = "first" }
+    .catch { _, state in state.error = "second" }
     struct Direct: StoreFeature {
       let task: ActionTask<Loader.Action, Loader.State>
       func handle() -> ActionHandler<Loader.Action, Loader.State> { ActionHandler { _, _ in task } }
@@ -137,17 +142,22 @@ import Testing
   }
 
   @Test func the_viewfeature_name_is_reachable() {
-    let store: ViewFeature.Store<Todos> = FeatureStore(initialState: Todos.State(), feature: Todos())
+    let store: ViewFeature.Store<Todos> = FeatureStore(
+      initialState: Todos.State(), feature: Todos())
     store.send(.add("a"))
     #expect(store.state.todos.count == 1)
   }
 
   @Test func tasks_are_keyed_by_any_hashable_sendable_id() async {
-    enum Job: Hashable, Sendable { case sync, upload(Int) }
+    enum Job: Hashable, Sendable {
+      case sync
+      case upload(Int)
+    }
     struct Jobs: StoreFeature {
       let clock: ManualClock
       func handle() -> ActionHandler<Job, Int> {
-        ActionHandler { [clock] job, _ in .run(id: job) { try await clock.sleep(for: .seconds(1)) } }
+        ActionHandler { [clock] job, _ in .run(id: job) { try await clock.sleep(for: .seconds(1)) }
+        }
       }
     }
     let store = FeatureStore(initialState: 0, feature: Jobs(clock: clock))

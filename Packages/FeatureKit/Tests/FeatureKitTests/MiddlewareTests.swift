@@ -71,7 +71,9 @@ struct Counter: StoreFeature {
   @Test func hooks_run_in_registration_order_around_the_body() {
     let store = FeatureStore(
       initialState: Counter.State(),
-      feature: Counter(configure: { [log] in $0.use(Recording(id: "a", log: log)).use(Recording(id: "b", log: log)) }, log: log))
+      feature: Counter(
+        configure: { [log] in $0.use(Recording(id: "a", log: log)).use(Recording(id: "b", log: log))
+        }, log: log))
     store.send(.increment)
     #expect(
       log.entries == [
@@ -81,7 +83,8 @@ struct Counter: StoreFeature {
     #expect(store.state.count == 1)
   }
 
-  @Test func a_before_action_failure_skips_the_body_and_reaches_every_error_handler_then_on_error() {
+  @Test func a_before_action_failure_skips_the_body_and_reaches_every_error_handler_then_on_error()
+  {
     let store = FeatureStore(
       initialState: Counter.State(),
       feature: Counter(
@@ -108,11 +111,14 @@ struct Counter: StoreFeature {
             .onError { error, state in state.errors.append("\(error)") }
         }, log: nil))
     await store.send(.load).value
-    #expect(store.state.errors == ["a after", "a after"])  // once for load, once for the increment it sent
+    // Once for load, once for the increment it sent.
+    #expect(store.state.errors == ["a after", "a after"])
     #expect(store.state.count == 1)
   }
 
-  @Test func transforms_rewrite_tasks_in_the_order_added_and_builders_do_not_change_the_original() async {
+  @Test func transforms_rewrite_tasks_in_the_order_added_and_builders_do_not_change_the_original()
+    async
+  {
     let base = ActionHandler<Int, Int> { action, state in
       state += action
       return .run(id: "main") {}
@@ -121,7 +127,9 @@ struct Counter: StoreFeature {
       guard case .run(let id) = task.kind else { return task }
       return .cancel(id: "\(id)-cancelled")
     }
-    let chained = cancelling.transform { task in task.kind == .cancel(id: "main-cancelled") ? .none : task }
+    let chained = cancelling.transform { task in
+      task.kind == .cancel(id: "main-cancelled") ? .none : task
+    }
     var state = 0
     #expect(base.handle(action: 5, state: &state).kind == .run(id: "main"))
     #expect(cancelling.handle(action: 5, state: &state).kind == .cancel(id: "main-cancelled"))

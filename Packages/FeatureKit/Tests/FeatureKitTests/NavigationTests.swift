@@ -1,6 +1,7 @@
-@testable import FeatureKit
 import Foundation
 import Testing
+
+@testable import FeatureKit
 
 @MainActor
 @Suite struct NavigationTests {
@@ -82,14 +83,18 @@ import Testing
     let homeOnly = NavigationFlow<String>(stateTypeList: [Home.State.self]) { _ in "screen" }
     let navigator = navigator(homeOnly)
     home.send(.openUnregistered)
-    #expect(home.state.log == ["\(RouteError.unregisteredState(String(reflecting: Detail.State.self)))"])
+    #expect(
+      home.state.log == ["\(RouteError.unregisteredState(String(reflecting: Detail.State.self)))"])
     #expect(navigator.stack.isEmpty)
   }
 
   @Test func a_route_without_its_child_state_is_a_typed_error() {
     let navigator = navigator()
     home.send(.openWithoutState)
-    #expect(home.state.log == ["FeatureKitTests.Home.State routed to FeatureKitTests.Detail.State before setting it"])
+    #expect(
+      home.state.log == [
+        "FeatureKitTests.Home.State routed to FeatureKitTests.Detail.State before setting it"
+      ])
     #expect(navigator.stack.isEmpty)
   }
 
@@ -104,9 +109,11 @@ import Testing
     let valid = [RouteRecord(Detail.State.self), RouteRecord(Editor.State.self, style: .present)]
     let invalid = [RouteRecord(Detail.State.self), RouteRecord(Home.State.self)]
 
-    #expect(throws: RouteError.invalidDeepLink(
-      index: 1,
-      .noRoute(from: String(reflecting: Detail.State.self), to: String(reflecting: Home.State.self)))
+    #expect(
+      throws: RouteError.invalidDeepLink(
+        index: 1,
+        .noRoute(
+          from: String(reflecting: Detail.State.self), to: String(reflecting: Home.State.self)))
     ) {
       try navigator.open(invalid)
     }
@@ -160,7 +167,9 @@ import Testing
   }
 
   @Test func dlvvm_names_are_reachable() {
-    func run<R: DLVVM.Reducer>(_ reducer: R, _ state: R.State, _ action: R.Action) { _ = reducer.reduce(into: state, action: action) }
+    func run<R: DLVVM.Reducer>(_ reducer: R, _ state: R.State, _ action: R.Action) {
+      _ = reducer.reduce(into: state, action: action)
+    }
     let state = Editor.State(text: "")
     run(Editor(), state, .type("x"))
     #expect(state.text == "x")
@@ -180,7 +189,9 @@ struct SavedHome: Codable {
 
   @MainActor init(_ state: Home.State) {
     titles = state.titles
-    detail = state.detail.map { SavedDetail(id: $0.id, title: $0.title, editorText: $0.editor?.text) }
+    detail = state.detail.map {
+      SavedDetail(id: $0.id, title: $0.title, editorText: $0.editor?.text)
+    }
   }
 
   @MainActor func restore() -> Home.State {

@@ -12,7 +12,8 @@ import Testing
 
   func makeViewModel(logs: LogRecorder? = nil) -> ViewModelOf<Ticker> {
     ViewModelOf<Ticker>(
-      initialState: .init(), reducer: Ticker(clock: clock, gate: gate, second: second, reports: reports),
+      initialState: .init(),
+      reducer: Ticker(clock: clock, gate: gate, second: second, reports: reports),
       clock: clock, logger: logs?.logger ?? .init(label: "test"))
   }
 

@@ -17,11 +17,16 @@ struct Profile: StoreFeature {
       return copy
     }
 
-    static func == (lhs: State, rhs: State) -> Bool { lhs.name == rhs.name && lhs.visits == rhs.visits }
+    static func == (lhs: State, rhs: State) -> Bool {
+      lhs.name == rhs.name && lhs.visits == rhs.visits
+    }
     var description: String { "State(name: \(name), visits: \(visits))" }
   }
 
-  enum Action: Sendable { case rename(String), visit }
+  enum Action: Sendable {
+    case rename(String)
+    case visit
+  }
 
   func handle() -> ActionHandler<Action, State> {
     ActionHandler { action, state in
@@ -71,7 +76,8 @@ struct Opaque: StoreFeature {
   }
 
   @Test func a_wrong_expectation_fails_for_a_value_state() async {
-    let store = TestStore(initialState: Todos.State(), feature: Todos(), assertionProvider: failures)
+    let store = TestStore(
+      initialState: Todos.State(), feature: Todos(), assertionProvider: failures)
     await store.send(.add("a")) { $0.nextId = 2 }  // forgot the todo
     await store.send(.add("b"), \.nextId, 99)
     #expect(failures.messages.count == 2)
@@ -80,7 +86,8 @@ struct Opaque: StoreFeature {
   }
 
   @Test func a_wrong_expectation_fails_for_a_class_state() async {
-    let store = TestStore(initialState: Profile.State(), feature: Profile(), assertionProvider: failures)
+    let store = TestStore(
+      initialState: Profile.State(), feature: Profile(), assertionProvider: failures)
     await store.send(.rename("Ada")) { $0.name = "Ada" }
     #expect(failures.messages.isEmpty)
     await store.send(.visit) { $0.name = "Ada" }  // forgot the visit
@@ -89,7 +96,8 @@ struct Opaque: StoreFeature {
   }
 
   @Test func a_class_state_that_cannot_be_copied_is_reported_not_passed() async {
-    let store = TestStore(initialState: Opaque.State(), feature: Opaque(), assertionProvider: failures)
+    let store = TestStore(
+      initialState: Opaque.State(), feature: Opaque(), assertionProvider: failures)
     await store.send(.increment) { $0.count = 1 }
     #expect(failures.messages.count == 1)
     #expect(failures.messages.first?.contains("CopyableState") == true)
@@ -119,7 +127,8 @@ struct Opaque: StoreFeature {
   @Test func a_test_that_ends_with_tasks_running_fails_unless_allowed() async {
     do {
       let store = TestStore(
-        initialState: Loader.State(), feature: Loader(gate: gate, clock: clock), assertionProvider: failures)
+        initialState: Loader.State(), feature: Loader(gate: gate, clock: clock),
+        assertionProvider: failures)
       await store.send(.sleep(id: "forgotten"))
     }
     #expect(failures.messages.count == 1)
@@ -128,7 +137,8 @@ struct Opaque: StoreFeature {
     let allowed = FailureRecorder()
     do {
       let store = TestStore(
-        initialState: Loader.State(), feature: Loader(gate: gate, clock: clock), assertionProvider: allowed,
+        initialState: Loader.State(), feature: Loader(gate: gate, clock: clock),
+        assertionProvider: allowed,
         allowsRunningTasksAtEnd: true)
       await store.send(.sleep(id: "forgotten"))
     }

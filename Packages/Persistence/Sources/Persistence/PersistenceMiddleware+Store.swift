@@ -9,7 +9,8 @@ extension PersistenceMiddleware where State: ReduxState {
   /// ```
   ///
   /// - Parameter id: The reducer's id in logs.
-  public func reducer<Action: ReduxAction>(id: String = "persistence") -> AnyReducer<State, Action> {
+  public func reducer<Action: ReduxAction>(id: String = "persistence") -> AnyReducer<State, Action>
+  {
     AnyReducer(id: id) { [self] context in
       var state = context.state
       afterReduce(state: &state)

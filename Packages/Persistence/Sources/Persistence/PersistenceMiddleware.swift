@@ -107,7 +107,8 @@ public final class PersistenceMiddleware<State> {
     let pending = writers.reduce(0) { $0 + $1.pendingCount }
     if pending > 0 {
       logger.error(
-        "Persistence released with \(pending) unpersisted changes: call shutdown() before releasing it")
+        "Persistence released with \(pending) unpersisted changes: call shutdown() before releasing it"
+      )
     }
     tasks.shutdown()
   }
@@ -125,7 +126,8 @@ public final class PersistenceMiddleware<State> {
   public func afterReduce(state: inout State) {
     if isShuttingDown {
       if writers.contains(where: { $0.hasChanges(in: state) }) {
-        logger.error("Changes after shutdown are not persisted: \(PersistenceMiddlewareError.shutdown)")
+        logger.error(
+          "Changes after shutdown are not persisted: \(PersistenceMiddlewareError.shutdown)")
       }
       return
     }
@@ -192,7 +194,8 @@ public final class PersistenceMiddleware<State> {
     launchedFlushes += 1
     let launched = tasks.run { [weak self] in
       await self?.flushInBackground()
-    } onFailure: { _ in }
+    } onFailure: { _ in
+    }
     if launched == nil { launchedFlushes -= 1 }
   }
 
@@ -274,7 +277,8 @@ public final class PersistenceMiddleware<State> {
       status.consecutiveFailures += 1
       status.lastError = error
       updatePendingCount()
-      let failure = PersistenceMiddlewareError.flushFailed(underlying: error, pending: status.pendingCount)
+      let failure = PersistenceMiddlewareError.flushFailed(
+        underlying: error, pending: status.pendingCount)
       if isShuttingDown {
         logger.error("\(failure); shutting down, call shutdown() again to retry")
       } else {

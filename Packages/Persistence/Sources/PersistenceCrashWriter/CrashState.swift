@@ -34,7 +34,8 @@ struct CrashState {
   /// Applies one scripted step: a few changes, or now and then a large batch, so that some
   /// flushes take long enough to be killed halfway.
   mutating func step(_ random: inout SplitMix64) {
-    let changes = random.next(below: 10) == 0 ? 500 + random.next(below: 1_500) : 1 + random.next(below: 20)
+    let changes =
+      random.next(below: 10) == 0 ? 500 + random.next(below: 1_500) : 1 + random.next(below: 20)
     for _ in 0..<changes {
       switch random.next(below: 10) {
       case 0:
@@ -45,8 +46,10 @@ struct CrashState {
         let tagID = tags.isEmpty ? 0 : tags.ids[random.next(below: tags.count)]
         let revision = (notes[id]?.revision ?? 0) + 1
         notes.upsert(
-          Note(id: id, title: "note \(id) r\(revision)", body: String(repeating: "x", count: random.next(below: 400)),
-               tagID: tagID, revision: revision))
+          Note(
+            id: id, title: "note \(id) r\(revision)",
+            body: String(repeating: "x", count: random.next(below: 400)),
+            tagID: tagID, revision: revision))
       case 5, 6:
         guard !notes.isEmpty else { continue }
         notes.modify(notes.ids[random.next(below: notes.count)]) { note in

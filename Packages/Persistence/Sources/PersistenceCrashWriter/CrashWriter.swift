@@ -1,5 +1,5 @@
-import Glibc
 import GRDB
+import Glibc
 import Persistence
 import PersistenceSQLite
 
@@ -43,7 +43,9 @@ enum CrashWriter {
   }
 
   @MainActor
-  private static func run(from loaded: CrashState, seed: UInt64, database: SQLiteDatabase) async throws {
+  private static func run(from loaded: CrashState, seed: UInt64, database: SQLiteDatabase)
+    async throws
+  {
     var state = loaded
     // Only the explicit flushes below commit: the timers never fire during a run.
     let persistence = PersistenceMiddleware<CrashState>(

@@ -17,7 +17,7 @@ struct EntityJSONEncoder {
     writer.reset()
     do {
       try writer.writeValue(value, codingPath: [])
-    } catch where writer.isUnsupported {
+    } catch  where writer.isUnsupported {
       // NB: whatever the value's code made of our error, the shape is what failed.
     }
     if writer.isUnsupported {
@@ -69,7 +69,9 @@ private final class JSONWriter {
     return openContainer(isObject: isObject)
   }
   func close(downTo depth: Int) { output.pointee.close(downTo: depth) }
-  func beginElement(of owner: Int, at depth: Int) throws { try output.pointee.beginElement(of: owner, at: depth) }
+  func beginElement(of owner: Int, at depth: Int) throws {
+    try output.pointee.beginElement(of: owner, at: depth)
+  }
   func writeKey(_ key: some CodingKey) { output.pointee.writeKey(key.stringValue) }
   func writeNull() { output.pointee.append("null") }
   func writeBool(_ value: Bool) { output.pointee.append(value ? "true" : "false") }
@@ -83,7 +85,9 @@ private final class JSONWriter {
     guard value.isFinite else {
       throw EncodingError.invalidValue(
         value,
-        .init(codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+        .init(
+          codingPath: codingPath,
+          debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
     }
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }  // as JSONEncoder writes it
@@ -170,7 +174,8 @@ private struct JSONOutput {
   }
 
   private static func needsEscaping(_ byte: UInt8) -> Bool {
-    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+      || byte == UInt8(ascii: "/")
   }
 
   mutating func writeString(_ string: String) {
@@ -220,11 +225,13 @@ private final class ValueEncoder: Encoder {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     KeyedEncodingContainer(
-      KeyedContainer<Key>(writer: writer, owner: owner(isObject: true), depth: depth + 1, codingPath: codingPath))
+      KeyedContainer<Key>(
+        writer: writer, owner: owner(isObject: true), depth: depth + 1, codingPath: codingPath))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    UnkeyedContainer(writer: writer, owner: owner(isObject: false), depth: depth + 1, codingPath: codingPath)
+    UnkeyedContainer(
+      writer: writer, owner: owner(isObject: false), depth: depth + 1, codingPath: codingPath)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -266,9 +273,18 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     writer.writeKey(key)
   }
 
-  mutating func encodeNil(forKey key: Key) throws { try begin(key); writer.writeNull() }
-  mutating func encode(_ value: Bool, forKey key: Key) throws { try begin(key); writer.writeBool(value) }
-  mutating func encode(_ value: String, forKey key: Key) throws { try begin(key); writer.writeString(value) }
+  mutating func encodeNil(forKey key: Key) throws {
+    try begin(key)
+    writer.writeNull()
+  }
+  mutating func encode(_ value: Bool, forKey key: Key) throws {
+    try begin(key)
+    writer.writeBool(value)
+  }
+  mutating func encode(_ value: String, forKey key: Key) throws {
+    try begin(key)
+    writer.writeString(value)
+  }
   mutating func encode(_ value: Double, forKey key: Key) throws {
     try begin(key)
     try writer.writeFloatingPoint(value, codingPath: codingPath + [key])
@@ -277,16 +293,46 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     try begin(key)
     try writer.writeFloatingPoint(value, codingPath: codingPath + [key])
   }
-  mutating func encode(_ value: Int, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
-  mutating func encode(_ value: Int64, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt64, forKey key: Key) throws { try begin(key); writer.writeInteger(value) }
+  mutating func encode(_ value: Int, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int8, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int16, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int32, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int64, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    try begin(key)
+    writer.writeInteger(value)
+  }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     try begin(key)
     try writer.writeValue(value, codingPath: codingPath + [key])
@@ -297,12 +343,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   ) -> KeyedEncodingContainer<NestedKey> {
     let owner = writer.openNestedContainer(isObject: true) { try begin(key) }
     return KeyedEncodingContainer(
-      KeyedContainer<NestedKey>(writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath + [key]))
+      KeyedContainer<NestedKey>(
+        writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath + [key]))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let owner = writer.openNestedContainer(isObject: false) { try begin(key) }
-    return UnkeyedContainer(writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath + [key])
+    return UnkeyedContainer(
+      writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath + [key])
   }
 
   mutating func superEncoder() -> any Encoder { unsupported() }
@@ -333,21 +381,66 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     count += 1
   }
 
-  mutating func encodeNil() throws { try begin(); writer.writeNull() }
-  mutating func encode(_ value: Bool) throws { try begin(); writer.writeBool(value) }
-  mutating func encode(_ value: String) throws { try begin(); writer.writeString(value) }
-  mutating func encode(_ value: Double) throws { try begin(); try writer.writeFloatingPoint(value, codingPath: codingPath) }
-  mutating func encode(_ value: Float) throws { try begin(); try writer.writeFloatingPoint(value, codingPath: codingPath) }
-  mutating func encode(_ value: Int) throws { try begin(); writer.writeInteger(value) }
-  mutating func encode(_ value: Int8) throws { try begin(); writer.writeInteger(value) }
-  mutating func encode(_ value: Int16) throws { try begin(); writer.writeInteger(value) }
-  mutating func encode(_ value: Int32) throws { try begin(); writer.writeInteger(value) }
-  mutating func encode(_ value: Int64) throws { try begin(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt) throws { try begin(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt8) throws { try begin(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt16) throws { try begin(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt32) throws { try begin(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt64) throws { try begin(); writer.writeInteger(value) }
+  mutating func encodeNil() throws {
+    try begin()
+    writer.writeNull()
+  }
+  mutating func encode(_ value: Bool) throws {
+    try begin()
+    writer.writeBool(value)
+  }
+  mutating func encode(_ value: String) throws {
+    try begin()
+    writer.writeString(value)
+  }
+  mutating func encode(_ value: Double) throws {
+    try begin()
+    try writer.writeFloatingPoint(value, codingPath: codingPath)
+  }
+  mutating func encode(_ value: Float) throws {
+    try begin()
+    try writer.writeFloatingPoint(value, codingPath: codingPath)
+  }
+  mutating func encode(_ value: Int) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int8) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int16) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int32) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int64) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt8) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt16) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt32) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt64) throws {
+    try begin()
+    writer.writeInteger(value)
+  }
   mutating func encode<T: Encodable>(_ value: T) throws {
     try begin()
     try writer.writeValue(value, codingPath: codingPath)
@@ -358,7 +451,8 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   ) -> KeyedEncodingContainer<NestedKey> {
     let owner = writer.openNestedContainer(isObject: true) { try begin() }
     return KeyedEncodingContainer(
-      KeyedContainer<NestedKey>(writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath))
+      KeyedContainer<NestedKey>(
+        writer: writer, owner: owner, depth: depth + 1, codingPath: codingPath))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -377,9 +471,18 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
   var codingPath: [any CodingKey] { encoder.codingPath }
   private var writer: JSONWriter { encoder.writer }
 
-  mutating func encodeNil() throws { try encoder.beginSingleValue(); writer.writeNull() }
-  mutating func encode(_ value: Bool) throws { try encoder.beginSingleValue(); writer.writeBool(value) }
-  mutating func encode(_ value: String) throws { try encoder.beginSingleValue(); writer.writeString(value) }
+  mutating func encodeNil() throws {
+    try encoder.beginSingleValue()
+    writer.writeNull()
+  }
+  mutating func encode(_ value: Bool) throws {
+    try encoder.beginSingleValue()
+    writer.writeBool(value)
+  }
+  mutating func encode(_ value: String) throws {
+    try encoder.beginSingleValue()
+    writer.writeString(value)
+  }
   mutating func encode(_ value: Double) throws {
     try encoder.beginSingleValue()
     try writer.writeFloatingPoint(value, codingPath: codingPath)
@@ -388,16 +491,46 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     try encoder.beginSingleValue()
     try writer.writeFloatingPoint(value, codingPath: codingPath)
   }
-  mutating func encode(_ value: Int) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
-  mutating func encode(_ value: Int8) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
-  mutating func encode(_ value: Int16) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
-  mutating func encode(_ value: Int32) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
-  mutating func encode(_ value: Int64) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt8) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt16) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt32) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
-  mutating func encode(_ value: UInt64) throws { try encoder.beginSingleValue(); writer.writeInteger(value) }
+  mutating func encode(_ value: Int) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int8) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int16) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int32) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: Int64) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt8) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt16) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt32) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
+  mutating func encode(_ value: UInt64) throws {
+    try encoder.beginSingleValue()
+    writer.writeInteger(value)
+  }
   mutating func encode<T: Encodable>(_ value: T) throws {
     try encoder.beginSingleValue()
     try writer.writeValue(value, codingPath: codingPath)

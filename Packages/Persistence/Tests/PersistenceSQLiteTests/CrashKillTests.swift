@@ -24,7 +24,8 @@ import Testing
       let loaded = try #require(writer.nextLine(), "run \(run): \(writer.standardError)")
       let digest = try #require(loaded.split(separator: " ").last.map(String.init))
       if let allowed {
-        try #require(allowed.contains(digest), "run \(run) loaded \(digest), expected one of \(allowed)")
+        try #require(
+          allowed.contains(digest), "run \(run) loaded \(digest), expected one of \(allowed)")
       }
       statistics.record(loadedDigest: digest, allowed: allowed)
 

@@ -61,7 +61,9 @@ import Testing
     let ours = try EntityJSONEncoder().encode(Self.everything)
     let foundation = try JSONEncoder().encode(Self.everything)
     #expect(try Self.object(ours) == Self.object(foundation))
-    #expect(String(decoding: ours, as: UTF8.self).hasPrefix(#"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","int":42,"#))
+    #expect(
+      String(decoding: ours, as: UTF8.self).hasPrefix(
+        #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","int":42,"#))
   }
 
   private static func object(_ json: Data) throws -> NSDictionary? {
@@ -69,7 +71,8 @@ import Testing
   }
 
   @Test func roundTripsThroughJSONDecoder() throws {
-    let decoded = try JSONDecoder().decode(Everything.self, from: EntityJSONEncoder().encode(Self.everything))
+    let decoded = try JSONDecoder().decode(
+      Everything.self, from: EntityJSONEncoder().encode(Self.everything))
     #expect(decoded == Self.everything)
   }
 
@@ -87,9 +90,12 @@ import Testing
 
   @Test func writesEveryIntegerExactly() throws {
     let values: [Int64] = [0, 7, -7, 10, -10, 1_000_000, .max, .min]
-    #expect(try JSONDecoder().decode([Int64].self, from: EntityJSONEncoder().encode(values)) == values)
+    #expect(
+      try JSONDecoder().decode([Int64].self, from: EntityJSONEncoder().encode(values)) == values)
     let unsigned: [UInt64] = [0, .max]
-    #expect(String(decoding: try EntityJSONEncoder().encode(unsigned), as: UTF8.self) == "[0,18446744073709551615]")
+    #expect(
+      String(decoding: try EntityJSONEncoder().encode(unsigned), as: UTF8.self)
+        == "[0,18446744073709551615]")
   }
 
   @Test func aNonFiniteNumberIsAnEncodingError() {
@@ -150,9 +156,15 @@ import Testing
 
   @Test func fallsBackToJSONEncoderForShapesItCannotStream() throws {
     let interleaved = Interleaved(a: 1, b: [2, 3, 4], c: 5)
-    #expect(try Self.object(EntityJSONEncoder().encode(interleaved)) == Self.object(JSONEncoder().encode(interleaved)))
+    #expect(
+      try Self.object(EntityJSONEncoder().encode(interleaved))
+        == Self.object(JSONEncoder().encode(interleaved)))
     let derived = Derived()
-    #expect(try Self.object(EntityJSONEncoder().encode(derived)) == Self.object(JSONEncoder().encode(derived)))
-    #expect(try Self.object(EntityJSONEncoder().encode(Reopened())) == Self.object(JSONEncoder().encode(Reopened())))
+    #expect(
+      try Self.object(EntityJSONEncoder().encode(derived))
+        == Self.object(JSONEncoder().encode(derived)))
+    #expect(
+      try Self.object(EntityJSONEncoder().encode(Reopened()))
+        == Self.object(JSONEncoder().encode(Reopened())))
   }
 }

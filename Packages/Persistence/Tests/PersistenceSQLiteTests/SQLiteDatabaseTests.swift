@@ -11,15 +11,20 @@ import Testing
     let directory = try TemporaryDirectory()
     let path = directory.file("app.sqlite").path
     let database = try SQLiteDatabase(path: path, migrator: libraryMigrator())
-    let mode = try database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+    let mode = try database.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode")
+    }
     #expect(mode == "wal")
     // NORMAL (1), GRDB's WAL default: a committed flush survives a process crash; the
     // durability contract says what a power loss may roll back.
-    let synchronous = try database.writer.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+    let synchronous = try database.writer.write { db in
+      try Int.fetchOne(db, sql: "PRAGMA synchronous")
+    }
     #expect(synchronous == 1)
 
     let reopened = try SQLiteDatabase(path: path, migrator: libraryMigrator(through: 2))
-    let applied = try reopened.writer.read { db in try libraryMigrator(through: 2).appliedMigrations(db) }
+    let applied = try reopened.writer.read { db in
+      try libraryMigrator(through: 2).appliedMigrations(db)
+    }
     #expect(applied == ["v1", "v2 archive"])
   }
 
@@ -46,7 +51,8 @@ import Testing
     let tags = try await database.load(tagTable)
     let notes = try await database.load(noteTable)
     #expect(tags.values == [Tag(id: 2, name: "work"), Tag(id: 1, name: "home")])
-    #expect(notes.values == [Note(id: "b", title: "second, edited"), Note(id: "a", title: "first")])
+    #expect(
+      notes.values == [Note(id: "b", title: "second, edited"), Note(id: "a", title: "first")])
     #expect(!tags.hasChanges && !notes.hasChanges)
   }
 
@@ -91,7 +97,8 @@ import Testing
 
   @Test func aFullDiskFailsTheFlushAndLosesNothing() async throws {
     let directory = try TemporaryDirectory()
-    let database = try SQLiteDatabase(path: directory.file("full.sqlite").path, migrator: libraryMigrator())
+    let database = try SQLiteDatabase(
+      path: directory.file("full.sqlite").path, migrator: libraryMigrator())
     let persistence = middleware(database)
     var library = Library()
     library.tags.upsert(Tag(id: 1, name: "kept"))
@@ -129,7 +136,8 @@ import Testing
     _ = try SQLiteDatabase(path: path, migrator: libraryMigrator())
     var configuration = Configuration()
     configuration.readonly = true
-    let database = try SQLiteDatabase(path: path, migrator: libraryMigrator(), configuration: configuration)
+    let database = try SQLiteDatabase(
+      path: path, migrator: libraryMigrator(), configuration: configuration)
     let persistence = middleware(database)
     var library = Library()
     library.tags.upsert(Tag(id: 1, name: "home"))
@@ -157,7 +165,11 @@ import Testing
     #expect {
       try SQLiteDatabase(path: file.path, migrator: libraryMigrator())
     } throws: { error in
-      if case .notADatabase(path: file.path)? = error as? SQLiteDatabaseError { true } else { false }
+      if case .notADatabase(path: file.path)? = error as? SQLiteDatabaseError {
+        true
+      } else {
+        false
+      }
     }
     // The file is left as it was.
     #expect(try Data(contentsOf: file).count == 15 * 200)
@@ -198,7 +210,9 @@ import Testing
     #expect {
       try SQLiteDatabase(path: path, migrator: libraryMigrator(through: 1))
     } throws: { error in
-      guard case .newerSchema(path: path, unknownMigrations: let unknown)? = error as? SQLiteDatabaseError
+      guard
+        case .newerSchema(path: path, unknownMigrations: let unknown)? = error
+          as? SQLiteDatabaseError
       else { return false }
       return unknown == ["v2 archive"]
     }
@@ -214,12 +228,18 @@ import Testing
     await #expect {
       try await database.load(tagTable)
     } throws: { error in
-      if case .undecodable(table: "tags", id: "7", _)? = error as? SQLiteDatabaseError { true } else { false }
+      if case .undecodable(table: "tags", id: "7", _)? = error as? SQLiteDatabaseError {
+        true
+      } else {
+        false
+      }
     }
   }
 
   /// The error `flush()` threw, or `nil` when it succeeded.
-  private func flushFailure(_ persistence: PersistenceMiddleware<Library>) async -> PersistenceMiddlewareError? {
+  private func flushFailure(_ persistence: PersistenceMiddleware<Library>) async
+    -> PersistenceMiddlewareError?
+  {
     do {
       try await persistence.flush()
       return nil

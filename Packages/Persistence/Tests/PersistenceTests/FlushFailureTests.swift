@@ -18,9 +18,10 @@ import Testing
     #expect(status.consecutiveFailures == 1)
     #expect(status.lastError is DiskError)
     #expect(status.lastFlush == nil)
-    #expect(harness.logs.messages(at: .error) == [
-      "flush failed (1 changes still pending): DiskError(); retry 1 in 0.5 seconds"
-    ])
+    #expect(
+      harness.logs.messages(at: .error) == [
+        "flush failed (1 changes still pending): DiskError(); retry 1 in 0.5 seconds"
+      ])
 
     // A newer change to the same id coalesces over the failed one and waits for the retry.
     harness.reduce { $0.items.modify(1) { $0.name = "b" } }
@@ -54,10 +55,12 @@ import Testing
   }
 
   @Test func theBackoffDoublesUpToItsMaximum() {
-    let policy = RetryPolicy(initialDelay: .milliseconds(500), multiplier: 2, maximumDelay: .seconds(30))
-    #expect((1...8).map(policy.delay(beforeRetry:)) == [
-      .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16),
-      .seconds(30), .seconds(30),
-    ])
+    let policy = RetryPolicy(
+      initialDelay: .milliseconds(500), multiplier: 2, maximumDelay: .seconds(30))
+    #expect(
+      (1...8).map(policy.delay(beforeRetry:)) == [
+        .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16),
+        .seconds(30), .seconds(30),
+      ])
   }
 }

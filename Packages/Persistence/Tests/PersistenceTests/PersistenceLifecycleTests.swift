@@ -9,9 +9,10 @@ import Testing
   @Test func warnsOncePerFlushWindowWhenDrainsExceedTheThreshold() async throws {
     var harness = Harness(loopThreshold: 20)
     for id in 0..<50 { harness.reduce { $0.items.upsert(Item(id: id, name: "loop")) } }
-    #expect(harness.logs.messages(at: .warning) == [
-      "21 drains before one flush (threshold 20): is an action dispatching itself in a loop?"
-    ])
+    #expect(
+      harness.logs.messages(at: .warning) == [
+        "21 drains before one flush (threshold 20): is an action dispatching itself in a loop?"
+      ])
 
     try await harness.persistence.flush()
     for id in 0..<20 { harness.reduce { $0.items.upsert(Item(id: id, name: "calm")) } }
@@ -30,7 +31,10 @@ import Testing
     harness.reduce { $0.items.upsert(Item(id: 2, name: "late")) }
     #expect(harness.state.items.hasChanges)  // not drained: the app still holds the change
     #expect(harness.persistence.status.pendingCount == 0)
-    #expect(harness.logs.messages(at: .error) == ["Changes after shutdown are not persisted: persistence is shut down"])
+    #expect(
+      harness.logs.messages(at: .error) == [
+        "Changes after shutdown are not persisted: persistence is shut down"
+      ])
     guard case .shutdown? = await harness.flushError() else {
       Issue.record("flush() after shutdown did not throw .shutdown")
       return
@@ -62,8 +66,9 @@ import Testing
       state.items.upsert(Item(id: 1, name: "a"))
       persistence.afterReduce(state: &state)
     }
-    #expect(logs.messages(at: .error) == [
-      "Persistence released with 1 unpersisted changes: call shutdown() before releasing it"
-    ])
+    #expect(
+      logs.messages(at: .error) == [
+        "Persistence released with 1 unpersisted changes: call shutdown() before releasing it"
+      ])
   }
 }

@@ -43,7 +43,9 @@ import Testing
       let flushDue = tick % 10 == 9  // the 1 s deadlines fall on ticks 10, 20, 30
       await harness.advance(by: .milliseconds(100), thenAwaitCall: flushDue ? before + 1 : nil)
       for call in harness.recorder.calls[before...] {
-        for write in call.writes { flushedAt[Int(write.prefix { $0 != "=" })!] = now + .milliseconds(100) }
+        for write in call.writes {
+          flushedAt[Int(write.prefix { $0 != "=" })!] = now + .milliseconds(100)
+        }
       }
     }
     #expect(harness.recorder.calls.count == 3)

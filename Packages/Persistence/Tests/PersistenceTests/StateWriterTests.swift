@@ -72,7 +72,8 @@ import Testing
     writer.drain(&state)
 
     try await flush(writer)
-    #expect(recorder.calls == [.init(writer: "items", writes: ["3=v2", "7=v1"], deletions: ["5", "9"])])
+    #expect(
+      recorder.calls == [.init(writer: "items", writes: ["3=v2", "7=v1"], deletions: ["5", "9"])])
   }
 
   @Test func drainingAnUnchangedStoreReportsNothing() {
@@ -102,6 +103,7 @@ import Testing
 
     #expect(writer.pendingCount == 3)
     try await flush(writer)
-    #expect(recorder.calls.last == .init(writer: "items", writes: ["1=a", "2=b", "3=a"], deletions: []))
+    #expect(
+      recorder.calls.last == .init(writer: "items", writes: ["1=a", "2=b", "3=a"], deletions: []))
   }
 }

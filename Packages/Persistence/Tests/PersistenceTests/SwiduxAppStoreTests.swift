@@ -116,8 +116,9 @@ final class ShopStore: SwiduxDispatcher {
     #expect(!store.items.hasChanges)
 
     try await store.persistence.shutdown()
-    #expect(recorder.calls == [
-      .init(writer: "items", writes: ["1=typed", "10=from catalog", "11=also"], deletions: [])
-    ])
+    #expect(
+      recorder.calls == [
+        .init(writer: "items", writes: ["1=typed", "10=from catalog", "11=also"], deletions: [])
+      ])
   }
 }

@@ -112,7 +112,9 @@ public final class MutationClient {
   }
 
   @concurrent
-  private static func run<T: Sendable>(_ operation: @Sendable () async throws -> T) async throws -> T {
+  private static func run<T: Sendable>(_ operation: @Sendable () async throws -> T) async throws
+    -> T
+  {
     try await operation()
   }
 }

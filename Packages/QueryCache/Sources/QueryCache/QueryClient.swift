@@ -50,7 +50,10 @@ public final class QueryClient: Sendable {
       step = try await store.prepareFetch(
         queryKey, as: Value.self, forced: forceRefresh, options: options,
         start: { [clock, logger] in
-          Task { try await Self.run(queryFn, retry: options.retry, key: queryKey, clock: clock, logger: logger) }
+          Task {
+            try await Self.run(
+              queryFn, retry: options.retry, key: queryKey, clock: clock, logger: logger)
+          }
         })
     } catch {
       logger.error("query \(queryKey): \(error)")
@@ -71,7 +74,10 @@ public final class QueryClient: Sendable {
       if case .failure(let error) = result {
         logger.warning("query \(queryKey) failed: \(error)")
       }
-      return (true, result.flatMap { value -> Result<Value, any Error> in Self.cast(value, key: queryKey) })
+      return (
+        true,
+        result.flatMap { value -> Result<Value, any Error> in Self.cast(value, key: queryKey) }
+      )
     }
   }
 
@@ -84,7 +90,8 @@ public final class QueryClient: Sendable {
   ) async -> Result<Value, any Error> {
     let (isFresh, result) = await fetch(queryKey: queryKey, options: options, queryFn: queryFn)
     guard !isFresh else { return result }
-    return await fetch(queryKey: queryKey, options: options, forceRefresh: true, queryFn: queryFn).result
+    return await fetch(queryKey: queryKey, options: options, forceRefresh: true, queryFn: queryFn)
+      .result
   }
 
   // MARK: - Writing the cache
@@ -108,7 +115,9 @@ public final class QueryClient: Sendable {
   }
 
   /// The cached value of `key`, if it holds a `Value`.
-  public func getQueryData<Value: Sendable>(_ key: QueryKey, as type: Value.Type = Value.self) async -> Value? {
+  public func getQueryData<Value: Sendable>(_ key: QueryKey, as type: Value.Type = Value.self) async
+    -> Value?
+  {
     await store.entry(queryKey: key, as: Value.self)?.data
   }
 
@@ -146,10 +155,11 @@ public final class QueryClient: Sendable {
       do {
         value = try await queryFn()
         break
-      } catch where !(error is CancellationError) && attempt < retry.count && !Task.isCancelled {
+      } catch  where !(error is CancellationError) && attempt < retry.count && !Task.isCancelled {
         attempt += 1
         let delay = retry.delay(beforeRetry: attempt)
-        logger.info("query \(key) failed (\(error)); retry \(attempt) of \(retry.count) in \(delay)")
+        logger.info(
+          "query \(key) failed (\(error)); retry \(attempt) of \(retry.count) in \(delay)")
         try await clock.sleep(for: delay)()
       }
     }
@@ -159,9 +169,11 @@ public final class QueryClient: Sendable {
     return value
   }
 
-  private static func cast<Value>(_ value: any Sendable, key: QueryKey) -> Result<Value, any Error> {
+  private static func cast<Value>(_ value: any Sendable, key: QueryKey) -> Result<Value, any Error>
+  {
     guard let value = value as? Value else {
-      return .failure(QueryError.typeMismatch(key: key, expected: "\(Value.self)", stored: "\(type(of: value))"))
+      return .failure(
+        QueryError.typeMismatch(key: key, expected: "\(Value.self)", stored: "\(type(of: value))"))
     }
     return .success(value)
   }

@@ -51,9 +51,14 @@ public actor QueryClientStore {
   public var count: Int { entries.count }
 
   /// The entry for `queryKey`, if it holds a `Value`.
-  public func entry<Value: Sendable>(queryKey: QueryKey, as type: Value.Type = Value.self) -> QueryCacheEntry<Value>? {
-    guard let stored = entries[queryKey], stored.valueType == ObjectIdentifier(Value.self) else { return nil }
-    return QueryCacheEntry(data: stored.value as? Value, error: stored.error, updatedAt: stored.updatedAt)
+  public func entry<Value: Sendable>(queryKey: QueryKey, as type: Value.Type = Value.self)
+    -> QueryCacheEntry<Value>?
+  {
+    guard let stored = entries[queryKey], stored.valueType == ObjectIdentifier(Value.self) else {
+      return nil
+    }
+    return QueryCacheEntry(
+      data: stored.value as? Value, error: stored.error, updatedAt: stored.updatedAt)
   }
 
   /// How many callers joined the fetch in flight for `queryKey` after the one that started it.
@@ -123,7 +128,9 @@ public actor QueryClientStore {
   }
 
   /// Stores `value` for `key` as if fetched now.
-  func setData<Value: Sendable>(_ key: QueryKey, _ value: Value, gcTime: Duration) throws(QueryError) {
+  func setData<Value: Sendable>(_ key: QueryKey, _ value: Value, gcTime: Duration)
+    throws(QueryError)
+  {
     var stored = try storedEntry(key, for: Value.self, gcTime: gcTime)
     stored.value = value
     stored.error = nil
@@ -235,7 +242,8 @@ public actor QueryClientStore {
     collector.run(id: CollectionID(key: key)) { [weak self] in
       try await sleep()
       await self?.collect(key)
-    } onFailure: { _ in }
+    } onFailure: { _ in
+    }
   }
 
   private func collect(_ key: QueryKey) {

@@ -146,11 +146,13 @@ public final class QueryObserver<Value: Sendable> {
         guard let self else { return }
         await syncWithCache(key)
       }
-    } onFailure: { _ in }
+    } onFailure: { _ in
+    }
   }
 
   private func syncWithCache(_ key: QueryKey) async {
-    guard let entry = await client.store.entry(queryKey: key, as: Value.self), key == queryKey else { return }
+    guard let entry = await client.store.entry(queryKey: key, as: Value.self), key == queryKey
+    else { return }
     if let data = entry.data {
       box.data = data
       box.error = entry.error

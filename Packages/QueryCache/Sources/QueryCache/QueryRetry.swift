@@ -12,7 +12,9 @@ public struct QueryRetry: Hashable, Sendable {
   /// The longest wait.
   public var maximumDelay: Duration
 
-  public init(count: Int, initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30)) {
+  public init(
+    count: Int, initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30)
+  ) {
     precondition(count >= 0 && initialDelay >= .zero && maximumDelay >= initialDelay)
     self.count = count
     self.initialDelay = initialDelay

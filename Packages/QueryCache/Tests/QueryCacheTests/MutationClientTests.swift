@@ -10,7 +10,8 @@ import Testing
   @Test func a_successful_mutation_invalidates_through_on_completed() async throws {
     try await client.setQueryData(["user", 1], "Alice")
     let mutation = MutationClient(client: client)
-    let result = await mutation.asyncPerform {} onCompleted: { client in
+    let result = await mutation.asyncPerform {
+    } onCompleted: { client in
       await client.invalidate(["user", 1])
     }
     #expect((try? result.get()) != nil)
@@ -29,7 +30,9 @@ import Testing
 
   @Test func a_typed_mutation_returns_its_value() async throws {
     let mutation = MutationClient(client: client)
-    let received = await mutation.asyncPerform { 42 } onCompleted: { value, _ in
+    let received = await mutation.asyncPerform {
+      42
+    } onCompleted: { value, _ in
       #expect(value == 42)
     }
     #expect(try received.get() == 42)
@@ -53,7 +56,9 @@ import Testing
     let fn = QueryFunction<Void>(.failure(NetworkError()))
     fn.hold()
     let run = Task {
-      await mutation.asyncPerform(optimistic: "todo", "write tests (done)") { try await fn.function() }
+      await mutation.asyncPerform(optimistic: "todo", "write tests (done)") {
+        try await fn.function()
+      }
     }
     await fn.waitForCalls(1)
     #expect(await client.getQueryData("todo", as: String.self) == "write tests (done)")

@@ -23,7 +23,9 @@ import Testing
     let executor = QueryBatchExecutor(clock: clock)
     let fn = QueryFunction<Void>(.success(()))
     fn.hold()
-    let first = Task { await executor.batchExecution(queryKey: "user") { _ = try? await fn.function() } }
+    let first = Task {
+      await executor.batchExecution(queryKey: "user") { _ = try? await fn.function() }
+    }
     while await executor.batchCount == 0 { await Task.yield() }
     let returned = Counter()
     let second = Task {

@@ -57,7 +57,9 @@ import Testing
     let fn = QueryFunction<String>(.success("Alice"))
     fn.hold()
     let fetches = (0..<5).map { _ in
-      Task { await client.fetch(queryKey: "user", forceRefresh: forced, queryFn: fn.function).result }
+      Task {
+        await client.fetch(queryKey: "user", forceRefresh: forced, queryFn: fn.function).result
+      }
     }
     await fn.waitForCalls(1)
     while await client.store.joinedCount(queryKey: "user") < 4 { await Task.yield() }
@@ -72,7 +74,9 @@ import Testing
     let fn = QueryFunction<Int>(.success(1), .success(2))
     fn.hold()
     let first = Task { await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function) }
-    let second = Task { await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function) }
+    let second = Task {
+      await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function)
+    }
     await fn.waitForCalls(1)
     while await client.store.joinedCount(queryKey: "n") < 1 { await Task.yield() }
     fn.release()

@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct QueryKeyTests {
   @Test func array_literal_accepts_any_and_joins_by_slash() {
-    let key: QueryKey = ["users", 123, UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
+    let key: QueryKey = [
+      "users", 123, UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+    ]
     #expect(key.parts == ["users", "123", "00000000-0000-0000-0000-000000000000"])
     #expect(key.description == "users/123/00000000-0000-0000-0000-000000000000")
   }

@@ -8,9 +8,12 @@ import Testing
 
   @Test func a_failing_query_is_retried_with_exponential_backoff_on_the_clock() async throws {
     let client = QueryClient(clock: clock)
-    let fn = QueryFunction<String>(.failure(NetworkError()), .failure(NetworkError()), .success("Alice"))
+    let fn = QueryFunction<String>(
+      .failure(NetworkError()), .failure(NetworkError()), .success("Alice"))
     let options = QueryOptions(retry: QueryRetry(count: 3, initialDelay: .seconds(1)))
-    let fetch = Task { await client.fetch(queryKey: "user", options: options, queryFn: fn.function) }
+    let fetch = Task {
+      await client.fetch(queryKey: "user", options: options, queryFn: fn.function)
+    }
     await fn.waitForCalls(1)
     while clock.sleeperCount == 0 { await Task.yield() }
     await clock.advance(by: .milliseconds(999))
@@ -29,7 +32,9 @@ import Testing
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<String>(.failure(NetworkError()))
     let options = QueryOptions(retry: QueryRetry(count: 1, initialDelay: .seconds(1)))
-    let fetch = Task { await client.fetch(queryKey: "user", options: options, queryFn: fn.function) }
+    let fetch = Task {
+      await client.fetch(queryKey: "user", options: options, queryFn: fn.function)
+    }
     while clock.sleeperCount == 0 { await Task.yield() }
     await clock.advance(by: .seconds(1))
     let result = await fetch.value.result

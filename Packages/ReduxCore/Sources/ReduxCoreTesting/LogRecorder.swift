@@ -34,14 +34,22 @@ public final class LogRecorder<State: ReduxState, Action: ReduxAction>: Sendable
   /// The `.middleware` entries as (id, action, result).
   public var middlewareEntries: [(id: String, action: Action, result: Result<Bool, any Error>)] {
     entries.compactMap {
-      if case .middleware(let id, let action, _, let result) = $0 { (id, action, result) } else { nil }
+      if case .middleware(let id, let action, _, let result) = $0 {
+        (id, action, result)
+      } else {
+        nil
+      }
     }
   }
 
   /// The `.reducer` entries as (id, action, succeeded).
   public var reducerEntries: [(id: String, action: Action, succeeded: Bool)] {
     entries.compactMap {
-      if case .reducer(let id, let action, _, let succeeded) = $0 { (id, action, succeeded) } else { nil }
+      if case .reducer(let id, let action, _, let succeeded) = $0 {
+        (id, action, succeeded)
+      } else {
+        nil
+      }
     }
   }
 

@@ -95,7 +95,10 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
     let work = procedure.work(send: send, clock: clock) { error in
       logger.error("procedure for \(name) failed: \(error)")
     }
-    let started = tasks.run(priority: procedure.priority) { await work() } onFailure: { _ in }
+    let started = tasks.run(priority: procedure.priority) {
+      await work()
+    } onFailure: { _ in
+    }
     guard let started else {
       logger.error("\(action): procedure not started, the view model is shut down")
       return .finished
@@ -129,7 +132,9 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
     let viewModel = DLViewModel<Child>(state: child, reducer: reducer, clock: clock, logger: logger)
     if let event {
       let token = StateChannels.listen(to: child) { [weak self] fired in
-        guard let self, let fired = fired as? Child.R.Event, let action = event(fired) else { return }
+        guard let self, let fired = fired as? Child.R.Event, let action = event(fired) else {
+          return
+        }
         self.send(action)
       }
       viewModel.eventSubscription = (key, token)

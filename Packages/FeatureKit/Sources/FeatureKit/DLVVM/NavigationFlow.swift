@@ -48,7 +48,8 @@ public struct NavigationFlow<Screen> {
         let child = parent[keyPath: childState] ?? makeState()
         parent[keyPath: childState] = child
         return .make(
-          parent: parent, child: child, childState: childState, event: event, reducer: reducer, style: style)
+          parent: parent, child: child, childState: childState, event: event, reducer: reducer,
+          style: style)
       })
     return copy
   }
@@ -58,7 +59,9 @@ public struct NavigationFlow<Screen> {
   }
 
   func route(from parent: any NavigatableState.Type, to childName: String) -> RegisteredRoute? {
-    routes.first { ObjectIdentifier($0.parentType) == ObjectIdentifier(parent) && $0.childName == childName }
+    routes.first {
+      ObjectIdentifier($0.parentType) == ObjectIdentifier(parent) && $0.childName == childName
+    }
   }
 }
 

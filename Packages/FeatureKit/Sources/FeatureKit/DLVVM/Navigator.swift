@@ -63,7 +63,9 @@ public final class Navigator<Screen> {
 
   /// The stack as data: save it with the root state, and ``restore(_:)`` it later.
   public var routeStack: [RouteRecord] {
-    stack.map { RouteRecord(state: String(reflecting: type(of: $0.viewModel.stateObject)), style: $0.style) }
+    stack.map {
+      RouteRecord(state: String(reflecting: type(of: $0.viewModel.stateObject)), style: $0.style)
+    }
   }
 
   /// Removes the top screen (a back button).
@@ -91,7 +93,8 @@ public final class Navigator<Screen> {
     var steps: [RegisteredRoute] = []
     for (index, record) in routes.enumerated() {
       guard let from = parentType, let step = flow.route(from: from, to: record.state) else {
-        let reason = RouteError.noRoute(from: parentType.map { String(reflecting: $0) } ?? "?", to: record.state)
+        let reason = RouteError.noRoute(
+          from: parentType.map { String(reflecting: $0) } ?? "?", to: record.state)
         throw refuse(.invalidDeepLink(index: index, reason))
       }
       steps.append(step)
@@ -158,7 +161,11 @@ extension Navigator: RouteHandling {
       removeEntries(from: parentIndex + 1)
       StateChannels.setNavigator(nil, for: replaced.viewModel.stateObject)
       stack[parentIndex] = Entry(
-        style: replaced.style, viewModel: child, detach: { detach(); replaced.detach() },
+        style: replaced.style, viewModel: child,
+        detach: {
+          detach()
+          replaced.detach()
+        },
         replaced: replaced.viewModel)
     }
     StateChannels.setNavigator(self, for: child.stateObject)

@@ -44,7 +44,8 @@ public struct Procedure<Action: Sendable, State>: Sendable {
     operation: @escaping @Sendable () async throws -> Action,
     catch: Catch? = nil
   ) -> Self {
-    run(priority: priority, operation: { send in await send(try await operation()) }, catch: `catch`)
+    run(
+      priority: priority, operation: { send in await send(try await operation()) }, catch: `catch`)
   }
 
   /// Sends `action()` every `interval` on the view model's clock, measured from the start so

@@ -74,7 +74,9 @@ struct RouteRequest {
       return (
         childViewModel,
         { [weak parent, weak parentViewModel, weak child] in
-          if let parent, let child, parent[keyPath: childState] === child { parent[keyPath: childState] = nil }
+          if let parent, let child, parent[keyPath: childState] === child {
+            parent[keyPath: childState] = nil
+          }
           if let child { parentViewModel?.dropChild(child) }
         }
       )

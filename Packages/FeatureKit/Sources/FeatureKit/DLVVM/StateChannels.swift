@@ -54,7 +54,9 @@ enum StateChannels {
   /// The channel of this very object; a channel left by a freed object at a reused address is
   /// not its.
   private static func channel(of state: AnyObject) -> Channel? {
-    guard let channel = channels[ObjectIdentifier(state)], channel.state === state else { return nil }
+    guard let channel = channels[ObjectIdentifier(state)], channel.state === state else {
+      return nil
+    }
     return channel
   }
 

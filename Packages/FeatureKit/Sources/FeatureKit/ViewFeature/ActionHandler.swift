@@ -91,7 +91,8 @@ public struct ActionHandler<Action: Sendable, State> {
       do {
         try middleware.onError(error, action: action, state: state)
       } catch let handlerError {
-        logger.error("error middleware \(middleware.id) failed: \(handlerError) (handling \(error))")
+        logger.error(
+          "error middleware \(middleware.id) failed: \(handlerError) (handling \(error))")
       }
     }
     if errorHandlers.isEmpty {

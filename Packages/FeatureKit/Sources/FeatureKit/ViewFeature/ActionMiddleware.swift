@@ -26,14 +26,19 @@ public protocol AfterActionMiddleware: BaseActionMiddleware {
 /// Sees every middleware failure. A handler that throws is logged and skipped; the next one
 /// still runs.
 public protocol ErrorHandlingMiddleware: BaseActionMiddleware {
-  @MainActor func onError<Action: Sendable, State>(_ error: any Error, action: Action, state: State) throws
+  @MainActor func onError<Action: Sendable, State>(_ error: any Error, action: Action, state: State)
+    throws
 }
 
 /// All three hooks; implement the ones you need, the others do nothing.
-public protocol ActionMiddleware: BeforeActionMiddleware, AfterActionMiddleware, ErrorHandlingMiddleware {}
+public protocol ActionMiddleware: BeforeActionMiddleware, AfterActionMiddleware,
+  ErrorHandlingMiddleware
+{}
 
 extension ActionMiddleware {
-  @MainActor public func beforeAction<Action: Sendable, State>(_ action: Action, state: State) throws {}
+  @MainActor public func beforeAction<Action: Sendable, State>(_ action: Action, state: State)
+    throws
+  {}
 
   @MainActor public func afterAction<Action: Sendable, State>(
     _ action: Action, state: State, result: ActionTask<Action, State>, duration: Duration

@@ -35,7 +35,9 @@ public struct LoggingMiddleware: ActionMiddleware {
   }
 
   @MainActor
-  public func onError<Action: Sendable, State>(_ error: any Error, action: Action, state: State) throws {
+  public func onError<Action: Sendable, State>(_ error: any Error, action: Action, state: State)
+    throws
+  {
     logger.error("❌ \(action): \(error)")
   }
 }

@@ -22,7 +22,8 @@ final class Home: FeatureReducer {
     switch action {
     case .open(let id):
       state.detail = Detail.State(id: id, title: state.titles[id] ?? "?")
-      try? route(childState: \.detail, to: Action.detail, reducer: Detail(), routeStyle: .push, with: state)
+      try? route(
+        childState: \.detail, to: Action.detail, reducer: Detail(), routeStyle: .push, with: state)
     case .openUnregistered:
       state.detail = Detail.State(id: 0, title: "unregistered")
       do {
@@ -77,7 +78,8 @@ final class Detail: FeatureReducer {
     case .edit, .replaceWithEditor:
       state.editor = Editor.State(text: state.title)
       let style: RouteStyle = if case .edit = action { .present } else { .replace }
-      try? route(childState: \.editor, to: Action.editor, reducer: Editor(), routeStyle: style, with: state)
+      try? route(
+        childState: \.editor, to: Action.editor, reducer: Editor(), routeStyle: style, with: state)
     case .editor(.saved(let text)):
       state.title = text
       fireEvent(.renamed(id: state.id, title: text), with: state)
@@ -126,7 +128,9 @@ final class Editor: FeatureReducer {
 }
 
 /// Screens as a terminal would print them.
-@MainActor let terminalFlow = NavigationFlow<String>(stateTypeList: [Home.State.self, Detail.State.self]) { viewModel in
+@MainActor let terminalFlow = NavigationFlow<String>(stateTypeList: [
+  Home.State.self, Detail.State.self,
+]) { viewModel in
   switch viewModel {
   case let home as ViewModelOf<Home>: "Home \(home.titles.keys.sorted())"
   case let detail as ViewModelOf<Detail>: "Detail \(detail.state.id): \(detail.title)"
@@ -134,5 +138,9 @@ final class Editor: FeatureReducer {
   default: nil
   }
 }
-.registering(\Home.State.detail, event: Home.Action.detail, reducer: Detail()) { Detail.State(id: 1, title: "One") }
-.registering(\Detail.State.editor, event: Detail.Action.editor, reducer: Editor()) { Editor.State(text: "") }
+.registering(\Home.State.detail, event: Home.Action.detail, reducer: Detail()) {
+  Detail.State(id: 1, title: "One")
+}
+.registering(\Detail.State.editor, event: Detail.Action.editor, reducer: Editor()) {
+  Editor.State(text: "")
+}

@@ -36,7 +36,8 @@ final class Ticker: FeatureReducer {
   let second: Gate
   let reports: Reports
 
-  init(clock: ManualClock, gate: Gate = Gate(), second: Gate = Gate(), reports: Reports = Reports()) {
+  init(clock: ManualClock, gate: Gate = Gate(), second: Gate = Gate(), reports: Reports = Reports())
+  {
     self.clock = clock
     self.gate = gate
     self.second = second
@@ -49,7 +50,9 @@ final class Ticker: FeatureReducer {
     case .fetch(let value):
       return .task { .received(value) }
     case .fetchFailing:
-      return .task { throw LoadError.offline } catch: { error, send in
+      return .task {
+        throw LoadError.offline
+      } catch: { error, send in
         reports.append("caught \(error)")
         await send(.received(-1))
       }
@@ -70,10 +73,12 @@ final class Ticker: FeatureReducer {
     case .startTimer:
       return .timer(interval: .seconds(1)) { .tick }
     case .stream(let values):
-      return .stream { AsyncStream { continuation in
-        for value in values { continuation.yield(Action.received(value)) }
-        continuation.finish()
-      } }
+      return .stream {
+        AsyncStream { continuation in
+          for value in values { continuation.yield(Action.received(value)) }
+          continuation.finish()
+        }
+      }
     case .merged:
       return .merge(
         .run { send in

@@ -74,6 +74,7 @@ final class WriterProcess {
     ]
     return try #require(
       candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-      "no persistence-crash-writer near \(directory.path): build the tests with `swift build --build-tests`")
+      "no persistence-crash-writer near \(directory.path): build the tests with `swift build --build-tests`"
+    )
   }
 }

@@ -29,7 +29,9 @@ final class LogRecorder: Sendable {
     }
 
     func log(event: LogEvent) {
-      recorder.entries.withLock { $0.append(Entry(level: event.level, message: "\(event.message)")) }
+      recorder.entries.withLock {
+        $0.append(Entry(level: event.level, message: "\(event.message)"))
+      }
     }
   }
 }

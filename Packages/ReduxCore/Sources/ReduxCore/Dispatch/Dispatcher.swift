@@ -4,7 +4,9 @@ public import Synchronization
 /// for the main-actor drain.
 @usableFromInline
 final class Dispatcher<Element: Sendable>: Sendable {
-  @usableFromInline typealias Machine = DispatchQueueStateMachine<Element, CheckedContinuation<Void, Never>>
+  @usableFromInline typealias Machine = DispatchQueueStateMachine<
+    Element, CheckedContinuation<Void, Never>
+  >
 
   @usableFromInline let machine: Mutex<Machine>
 

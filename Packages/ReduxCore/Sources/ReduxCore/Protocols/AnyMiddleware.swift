@@ -1,7 +1,8 @@
 /// A type-erased ``Middleware`` built from a closure or from another middleware.
 public struct AnyMiddleware<State: ReduxState, Action: ReduxAction>: Middleware {
   public let id: String
-  @usableFromInline let handler: @MainActor @Sendable (MiddlewareContext<State, Action>) throws -> Void
+  @usableFromInline let handler:
+    @MainActor @Sendable (MiddlewareContext<State, Action>) throws -> Void
 
   /// Creates a middleware from a closure.
   ///
@@ -46,7 +47,8 @@ public struct StatedMiddleware<State: ReduxState, Action: ReduxAction>: Middlewa
   public init<Coordinator: AnyObject & Sendable>(
     id: String,
     coordinator: Coordinator,
-    handler: @escaping @MainActor @Sendable (Coordinator, MiddlewareContext<State, Action>) throws
+    handler:
+      @escaping @MainActor @Sendable (Coordinator, MiddlewareContext<State, Action>) throws
       -> Void
   ) {
     self.id = id

@@ -31,7 +31,8 @@ import Testing
   @Test func capacityAndRateLimitRefusals() {
     var machine = Machine(capacity: 3)
     #expect(machine.enqueue(1, id: "a", limit: 1) == .accepted(scheduleDrain: true))
-    #expect(machine.enqueue(2, id: "a", limit: 1) == .refused(.rateLimited(actionID: "a", limit: 1)))
+    #expect(
+      machine.enqueue(2, id: "a", limit: 1) == .refused(.rateLimited(actionID: "a", limit: 1)))
     #expect(machine.enqueue(3, id: "a", limit: 0) == .accepted(scheduleDrain: false))
     #expect(machine.enqueue(4, id: "b", limit: 0) == .accepted(scheduleDrain: false))
     #expect(machine.enqueue(5, id: "c", limit: 0) == .refused(.queueFull(capacity: 3)))

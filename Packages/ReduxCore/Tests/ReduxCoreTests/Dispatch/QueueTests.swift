@@ -48,6 +48,7 @@ struct QueueTests {
     await store.dispatchWithResult(.run)
     await store.processQueuedActions()
     #expect(store.value == 2)
-    #expect(logs.events.map(\.description) == ["refused 'inc': queue full: 2 actions already pending"])
+    #expect(
+      logs.events.map(\.description) == ["refused 'inc': queue full: 2 actions already pending"])
   }
 }

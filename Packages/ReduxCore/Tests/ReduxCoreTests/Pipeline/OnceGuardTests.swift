@@ -40,7 +40,8 @@ struct OnceGuardTests {
       context.next()
     }
     let last = Resolve(id: "last") { _ in trace.append("last") }
-    let store = TestStore(initialState: TestState(), middlewares: [thrower], resolvers: [twice, last])
+    let store = TestStore(
+      initialState: TestState(), middlewares: [thrower], resolvers: [twice, last])
     await store.dispatchWithResult(.run)
     #expect(trace.all == ["last"])
   }

@@ -30,7 +30,9 @@ struct CompletionTests {
       context.next()
     }
     let store = TestStore(initialState: TestState(), middlewares: [chain], reducers: [counter])
-    store.dispatch(.run) { state in MainActor.assumeIsolated { seen.append("run done at \(state.value)") } }
+    store.dispatch(.run) { state in
+      MainActor.assumeIsolated { seen.append("run done at \(state.value)") }
+    }
     await store.processQueuedActions()
     #expect(seen.all == ["run done at 0"])
     #expect(store.value == 1)

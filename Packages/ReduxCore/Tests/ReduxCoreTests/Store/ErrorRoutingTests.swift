@@ -33,7 +33,8 @@ struct ErrorRoutingTests {
     }
     let reducer = Reduce(id: "r") { _ in trace.append("reducer") }
     let store = TestStore(
-      initialState: TestState(), middlewares: [reporter], resolvers: [resolver], reducers: [reducer])
+      initialState: TestState(), middlewares: [reporter], resolvers: [resolver], reducers: [reducer]
+    )
     await store.dispatchWithResult(.run)
     #expect(trace.all == ["resolver:7", "after-resolve", "reducer"])
   }

@@ -5,7 +5,8 @@ import Testing
 @Suite @MainActor
 struct PipelineOrderTests {
   @Test func reducersRunInProvidedOrder() async {
-    let store = TestStore(initialState: TestState(), reducers: [logging("r1"), logging("r2"), logging("r3")])
+    let store = TestStore(
+      initialState: TestState(), reducers: [logging("r1"), logging("r2"), logging("r3")])
     let state = await store.dispatchWithResult(.run)
     #expect(state.log == ["r1", "r2", "r3"])
   }
@@ -13,10 +14,14 @@ struct PipelineOrderTests {
   @Test func middlewaresRunInOnionOrder() async {
     let trace = Trace()
     let m1 = Middle(id: "m1") { context in
-      trace.append("m1.before"); context.next(); trace.append("m1.after")
+      trace.append("m1.before")
+      context.next()
+      trace.append("m1.after")
     }
     let m2 = Middle(id: "m2") { context in
-      trace.append("m2.before"); context.next(); trace.append("m2.after")
+      trace.append("m2.before")
+      context.next()
+      trace.append("m2.after")
     }
     let reducer = Reduce(id: "r") { _ in trace.append("reducer") }
     let store = TestStore(initialState: TestState(), middlewares: [m1, m2], reducers: [reducer])
@@ -26,7 +31,11 @@ struct PipelineOrderTests {
 
   @Test func middlewareCanTransformTheAction() async {
     let doubler = Middle(id: "doubler") { context in
-      if case .add(let amount) = context.action { context.next(.add(amount * 2)) } else { context.next() }
+      if case .add(let amount) = context.action {
+        context.next(.add(amount * 2))
+      } else {
+        context.next()
+      }
     }
     let store = TestStore(initialState: TestState(), middlewares: [doubler], reducers: [counter])
     let state = await store.dispatchWithResult(.add(5))

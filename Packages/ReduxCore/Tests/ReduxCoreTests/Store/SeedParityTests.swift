@@ -46,12 +46,17 @@ struct SeedParityTests {
     struct Doubling: Middleware {
       let id = "doubling"
       func run(_ context: MiddlewareContext<TestState, TestAction>) throws {
-        if case .add(let amount) = context.action { context.next(.add(amount * 2)) } else { context.next() }
+        if case .add(let amount) = context.action {
+          context.next(.add(amount * 2))
+        } else {
+          context.next()
+        }
       }
     }
     struct Adding: Reducer {
       let id = "adding"
-      let reduce: @MainActor @Sendable (ReducerContext<TestState, TestAction>) -> Void = { context in
+      let reduce: @MainActor @Sendable (ReducerContext<TestState, TestAction>) -> Void = {
+        context in
         if case .add(let amount) = context.action { context.state.value += amount }
       }
     }
@@ -68,7 +73,8 @@ struct SeedParityTests {
 
   @Test func actionRecorderSeesActionsInProcessingOrder() async {
     let recorder = ActionRecorder<TestState, TestAction>()
-    let store = TestStore(initialState: TestState(), middlewares: [recorder.middleware], reducers: [counter])
+    let store = TestStore(
+      initialState: TestState(), middlewares: [recorder.middleware], reducers: [counter])
     store.dispatch(.inc)
     store.dispatch(.add(2))
     await store.processQueuedActions()

@@ -23,7 +23,9 @@ import Testing
 
   @Test func aManualClockWakesSleepersOnlyWhenTheirDeadlineComes() async throws {
     let clock = ManualClock()
-    let sleeper = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(1)), tolerance: nil) }
+    let sleeper = Task {
+      try await clock.sleep(until: clock.now.advanced(by: .seconds(1)), tolerance: nil)
+    }
     while clock.sleeperCount == 0 { await Task.yield() }
     await clock.advance(by: .milliseconds(999))
     #expect(clock.sleeperCount == 1)
@@ -34,7 +36,9 @@ import Testing
 
   @Test func cancellingASleeperThrowsAndForgetsIt() async {
     let clock = ManualClock()
-    let sleeper = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(1)), tolerance: nil) }
+    let sleeper = Task {
+      try await clock.sleep(until: clock.now.advanced(by: .seconds(1)), tolerance: nil)
+    }
     while clock.sleeperCount == 0 { await Task.yield() }
     sleeper.cancel()
     await #expect(throws: CancellationError.self) { try await sleeper.value }

@@ -6,7 +6,10 @@ struct TaskManagerTests {
   @Test func runsATaskAndCountsItUntilItEnds() async {
     let tasks = TaskManager()
     let gate = Gate()
-    let task = tasks.run(id: "load") { try await gate.wait() } onFailure: { _ in }
+    let task = tasks.run(id: "load") {
+      try await gate.wait()
+    } onFailure: { _ in
+    }
     #expect(tasks.runningCount == 1)
     #expect(tasks.isRunning(id: "load"))
     gate.open()
@@ -21,7 +24,8 @@ struct TaskManagerTests {
     await tasks.run {
       MainActor.assertIsolated()
       onMain.append("main")
-    } onFailure: { _ in }?.value
+    } onFailure: { _ in
+    }?.value
     #expect(onMain.all == ["main"])
   }
 
@@ -29,7 +33,10 @@ struct TaskManagerTests {
     let tasks = TaskManager()
     let order = Trace()
     for index in 0..<20 {
-      tasks.run { order.append("\(index)") } onFailure: { _ in }
+      tasks.run {
+        order.append("\(index)")
+      } onFailure: { _ in
+      }
     }
     await tasks.waitUntilIdle()
     #expect(order.all == (0..<20).map(String.init))
@@ -40,9 +47,18 @@ struct TaskManagerTests {
     let outcomes = Trace()
     let keep = Gate()
     let cancelled = tasks.run(id: 1) {
-      do { try await Gate().wait() } catch { outcomes.append("1 cancelled"); throw error }
-    } onFailure: { error in outcomes.append("1 failed: \(error)") }
-    let kept = tasks.run(id: 2) { try await keep.wait(); outcomes.append("2 done") } onFailure: { _ in }
+      do { try await Gate().wait() } catch {
+        outcomes.append("1 cancelled")
+        throw error
+      }
+    } onFailure: { error in
+      outcomes.append("1 failed: \(error)")
+    }
+    let kept = tasks.run(id: 2) {
+      try await keep.wait()
+      outcomes.append("2 done")
+    } onFailure: { _ in
+    }
     tasks.cancel(id: 1)
     #expect(!tasks.isRunning(id: 1))
     #expect(tasks.isRunning(id: 2))
@@ -57,11 +73,19 @@ struct TaskManagerTests {
     let outcomes = Trace()
     let second = Gate()
     let old = tasks.run(id: "search") {
-      do { try await Gate().wait() } catch { outcomes.append("old cancelled"); throw error }
-    } onFailure: { _ in }
+      do { try await Gate().wait() } catch {
+        outcomes.append("old cancelled")
+        throw error
+      }
+    } onFailure: { _ in
+    }
     let new = tasks.run(id: "search") {
-      do { try await second.wait() } catch { outcomes.append("new cancelled"); throw error }
-    } onFailure: { _ in }
+      do { try await second.wait() } catch {
+        outcomes.append("new cancelled")
+        throw error
+      }
+    } onFailure: { _ in
+    }
     await old?.value
     // The old task has unwound; the replacement must still be tracked under the id.
     #expect(outcomes.all == ["old cancelled"])
@@ -76,38 +100,67 @@ struct TaskManagerTests {
   @Test func cancellationIsNotAFailureButOtherErrorsAre() async {
     let tasks = TaskManager()
     let failures = Trace()
-    let cancelled = tasks.run(id: "a") { try await Gate().wait() } onFailure: { failures.append("a: \($0)") }
+    let cancelled = tasks.run(id: "a") {
+      try await Gate().wait()
+    } onFailure: {
+      failures.append("a: \($0)")
+    }
     tasks.cancel(id: "a")
     await cancelled?.value
-    await tasks.run(id: "b") { throw TestError(code: 9) } onFailure: { failures.append("b: \($0)") }?.value
+    await tasks.run(id: "b") {
+      throw TestError(code: 9)
+    } onFailure: {
+      failures.append("b: \($0)")
+    }?.value
     #expect(failures.all == ["b: TestError(code: 9)"])
   }
 
   @Test func cancellationErrorFromATaskNobodyCancelledIsAFailure() async {
     let tasks = TaskManager()
     let failures = Trace()
-    await tasks.run { throw CancellationError() } onFailure: { failures.append("\($0)") }?.value
+    await tasks.run {
+      throw CancellationError()
+    } onFailure: {
+      failures.append("\($0)")
+    }?.value
     #expect(failures.all == ["CancellationError()"])
   }
 
   @Test func cancelAllCancelsEveryTaskButNewOnesStillRun() async {
     let tasks = TaskManager()
-    for id in 0..<5 { tasks.run(id: id) { try await Gate().wait() } onFailure: { _ in } }
-    tasks.run { try await Gate().wait() } onFailure: { _ in }
+    for id in 0..<5 {
+      tasks.run(id: id) {
+        try await Gate().wait()
+      } onFailure: { _ in
+      }
+    }
+    tasks.run {
+      try await Gate().wait()
+    } onFailure: { _ in
+    }
     tasks.cancelAll()
     await tasks.waitUntilIdle()
     #expect(tasks.runningCount == 0)
     let ran = Trace()
-    await tasks.run { ran.append("ran") } onFailure: { _ in }?.value
+    await tasks.run {
+      ran.append("ran")
+    } onFailure: { _ in
+    }?.value
     #expect(ran.all == ["ran"])
   }
 
   @Test func shutdownCancelsEverythingAndRefusesNewTasks() async {
     let tasks = TaskManager()
-    tasks.run(id: "x") { try await Gate().wait() } onFailure: { _ in }
+    tasks.run(id: "x") {
+      try await Gate().wait()
+    } onFailure: { _ in
+    }
     tasks.shutdown()
     let ran = Trace()
-    let refused = tasks.run { ran.append("ran") } onFailure: { _ in }
+    let refused = tasks.run {
+      ran.append("ran")
+    } onFailure: { _ in
+    }
     #expect(refused == nil)
     await tasks.waitUntilIdle()
     #expect(ran.all.isEmpty)
