@@ -49,6 +49,11 @@ for manifest in "${manifests[@]}"; do
   grep -q 'swiftLanguageModes: \[.v6\]' "$manifest" || fail "$manifest: not Swift 6 language mode"
 done
 
+# Every Swift file is formatted as .swift-format says (Scripts/format.sh fixes what this finds).
+if ! swift format lint --strict --configuration .swift-format "${swift_files[@]}"; then
+  fail "swift format lint found the problems above; run Scripts/format.sh"
+fi
+
 # Generated files stay out of git.
 if git ls-files | grep -E '(^|/)(\.build[^/]*/|Package\.resolved$)'; then
   fail "generated files are tracked"

@@ -2,4 +2,4 @@
 # Formats every Swift file with the toolchain's swift-format and .swift-format.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-git ls-files '*.swift' | xargs swift format format --in-place --configuration .swift-format
+git ls-files -co --exclude-standard "*.swift" | xargs swift format format --in-place --configuration .swift-format
