@@ -43,6 +43,10 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   /// reducers (`complete`).
   @usableFromInline let reducerFlagOffset: Int
   @usableFromInline var spareFrame: DispatchFrame
+  /// The batch being processed and the position of its next action. They outlive a drain job:
+  /// a job that runs out of time leaves the rest of its batch for the next job.
+  @usableFromInline var batch: [Pending] = []
+  @usableFromInline var cursor = 0
   private var subscriptions: [ObjectIdentifier: any StateSubscription] = [:]
   @usableFromInline var isShutdown = false
 
@@ -76,7 +80,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     let pending = Pending(action: action, limited: limit > 0, completion: completion)
     switch dispatcher.enqueue(pending, id: action.id, limit: limit) {
     case .accepted(let scheduleDrain):
-      if scheduleDrain { Task { @MainActor in self.drain() } }
+      if scheduleDrain { self.scheduleDrain() }
       return nil
     case .refused(let reason):
       onLog?(.store(.refused(action, reason: reason)))
@@ -95,18 +99,41 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
 
   // MARK: - Pipeline (main actor)
 
-  /// Processes every admitted action, batch after batch, until the queue is empty.
+  /// How long one main-actor drain job may run before it yields the main actor to other work.
+  ///
+  /// Producers may refill the queue as fast as it drains; without a bound, one job would hold
+  /// the main actor (and a UI, a timer, a `shutdown()`) for as long as the flood lasts.
+  @usableFromInline static var drainJobBudget: Duration { .milliseconds(2) }
+
+  /// How many actions run between two clock reads of a drain job.
+  @usableFromInline static var actionsPerClockRead: Int { 16 }
+
+  /// Processes admitted actions, batch after batch, until the queue is empty or the job has run
+  /// for ``drainJobBudget``; then it schedules the next job behind whatever else waits for the
+  /// main actor.
   @inlinable
   func drain() {
-    var batch: [Pending] = []
+    let deadline = ContinuousClock.now.advanced(by: Self.drainJobBudget)
+    var sinceClockRead = 0
     while true {
+      while cursor < batch.count {
+        // NB: a middleware may shut the store down mid-batch; shutdown() discards the rest.
+        guard !isShutdown else { return }
+        let pending = batch[cursor]
+        cursor += 1
+        process(pending)
+        sinceClockRead += 1
+        if sinceClockRead == Self.actionsPerClockRead {
+          sinceClockRead = 0
+          if ContinuousClock.now >= deadline { return scheduleDrain() }
+        }
+      }
+      // NB: a processed batch must not linger: shutdown() discards what `batch` still holds.
+      batch.removeAll(keepingCapacity: true)
+      cursor = 0
       switch dispatcher.nextBatch(into: &batch) {
       case .ready:
-        for index in batch.indices {
-          // NB: a middleware may shut the store down mid-batch; the rest must not run.
-          guard !isShutdown else { return discard(batch[index...]) }
-          process(batch[index])
-        }
+        continue
       case .idle(let waiters):
         for waiter in waiters { waiter.resume() }
         return
@@ -114,6 +141,12 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
         return
       }
     }
+  }
+
+  /// Schedules a drain job on the main actor, behind the jobs already waiting there.
+  @usableFromInline
+  nonisolated func scheduleDrain() {
+    Task { @MainActor in self.drain() }
   }
 
   @inlinable
@@ -229,11 +262,16 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     guard !isShutdown else { return }
     isShutdown = true
     tasks.shutdown()
-    let discarded = dispatcher.shutdown()
-    discard(discarded[...])
+    // NB: the unprocessed rest of the running batch was admitted before the queue's content.
+    let unprocessed = batch[cursor...]
+    let queued = dispatcher.shutdown()
+    discard(unprocessed)
+    discard(queued[...])
+    batch = []
+    cursor = 0
     for subscription in subscriptions.values { subscription.finish() }
     subscriptions = [:]
-    log(.store(.shutdown(discarded: discarded.count)))
+    log(.store(.shutdown(discarded: unprocessed.count + queued.count)))
   }
 
   @usableFromInline

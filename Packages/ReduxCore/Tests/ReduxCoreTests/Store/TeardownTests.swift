@@ -2,7 +2,7 @@ import ReduxCore
 import ReduxCoreTesting
 import Testing
 
-@Suite @MainActor
+@Suite(.timeLimit(.minutes(1))) @MainActor
 struct TeardownTests {
   @Test func releasingTheStoreCancelsItsTasksAndFreesEverything() async {
     let cancelled = Trace()
@@ -63,6 +63,32 @@ struct TeardownTests {
         "shut down, 2 queued action(s) discarded",
       ])
     await store.processQueuedActions()
+    #expect(store.value == 0)
+  }
+
+  @Test func shutdownMidBatchCountsTheRestOfTheBatchAndTheQueue() async {
+    let logs = Logs()
+    let box = StoreBox()
+    let stopper = Middle(id: "stopper") { context in
+      if context.action == .run {
+        context.dispatch(.add(10))  // queued behind the running batch
+        box.store?.shutdown()
+      }
+      context.next()
+    }
+    let store = TestStore(
+      initialState: TestState(), middlewares: [stopper], reducers: [counter], onLog: logs.onLog)
+    box.store = store
+    // One batch: run (shuts down), then inc and add(2), which never run.
+    store.dispatch(.run)
+    store.dispatch(.inc)
+    store.dispatch(.add(2))
+    await store.processQueuedActions()
+    #expect(
+      logs.events.map(\.description) == [
+        "discarded 'inc': store shut down", "discarded 'add': store shut down",
+        "discarded 'add': store shut down", "shut down, 3 queued action(s) discarded",
+      ])
     #expect(store.value == 0)
   }
 
