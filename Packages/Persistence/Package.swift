@@ -49,6 +49,7 @@ let package = Package(
       name: "PersistenceSQLiteTests",
       dependencies: [
         "PersistenceSQLite", "PersistenceCrashWriter",
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),

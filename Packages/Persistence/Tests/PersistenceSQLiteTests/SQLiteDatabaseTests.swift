@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Persistence
 import PersistenceSQLite
+import ReduxCoreTesting
 import Testing
 
 @MainActor
@@ -254,6 +255,6 @@ import Testing
       writers: [
         StateWriter(keyPath: \.tags, table: tagTable, database: database),
         StateWriter(keyPath: \.notes, table: noteTable, database: database),
-      ])
+      ], clock: ManualClock())
   }
 }

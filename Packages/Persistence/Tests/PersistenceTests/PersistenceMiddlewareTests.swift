@@ -1,5 +1,6 @@
 import EntityTracking
 import Persistence
+import ReduxCoreTesting
 import Testing
 
 /// The flush schedule and the batch contract, on a test clock.
@@ -125,10 +126,11 @@ import Testing
     let recorder = PersistRecorder()
     let failing = PersistRecorder()
     failing.failNext(1)
-    let persistence = PersistenceMiddleware<AppState>(writers: [
-      StateWriter(keyPath: \.tags, persist: recorder.persist("tags") { $0.id }),
-      StateWriter(keyPath: \.items, persist: failing.persist("items") { "\($0.id)" }),
-    ])
+    let persistence = PersistenceMiddleware<AppState>(
+      writers: [
+        StateWriter(keyPath: \.tags, persist: recorder.persist("tags") { $0.id }),
+        StateWriter(keyPath: \.items, persist: failing.persist("items") { "\($0.id)" }),
+      ], clock: ManualClock())
     var state = AppState()
     state.tags.upsert(Tag(id: "red"))
     state.items.upsert(Item(id: 1, name: "a"))

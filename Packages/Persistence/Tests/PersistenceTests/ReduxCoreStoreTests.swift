@@ -2,6 +2,7 @@ import EntityTracking
 import Observation
 import Persistence
 import ReduxCore
+import ReduxCoreTesting
 import Testing
 
 @MainActor
@@ -38,9 +39,10 @@ enum TodoAction: ReduxAction {
 @Suite struct ReduxCoreStoreTests {
   @Test func aStoreWithThePersistenceReducerPersistsItsEntityStores() async throws {
     let recorder = PersistRecorder()
-    let persistence = PersistenceMiddleware<TodoState>(writers: [
-      StateWriter(keyPath: \.items, persist: recorder.persist("items") { "\($0.id)=\($0.name)" })
-    ])
+    let persistence = PersistenceMiddleware<TodoState>(
+      writers: [
+        StateWriter(keyPath: \.items, persist: recorder.persist("items") { "\($0.id)=\($0.name)" })
+      ], clock: ManualClock())  // NB: the debounce never fires; the four changes meet in one flush
     let todos = AnyReducer<TodoState, TodoAction>(id: "todos") { context in
       let (state, action) = context.args
       switch action {
