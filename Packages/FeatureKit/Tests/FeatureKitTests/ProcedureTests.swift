@@ -81,10 +81,11 @@ import Testing
     let viewModel = makeViewModel()
     let sequenced = viewModel.send(.sequenced)
     await gate.waitForWaiters(1)
-    second.open()  // the second may not start before the first ends
-    for _ in 0..<50 { await Task.yield() }
-    #expect(viewModel.received.isEmpty)
     gate.open()
+    await second.waitForWaiters(1)
+    // NB: the second starts only once the first has ended.
+    #expect(reports.all == ["first ended", "second started"])
+    second.open()
     await sequenced.value
     #expect(viewModel.received == [1, 2])
   }

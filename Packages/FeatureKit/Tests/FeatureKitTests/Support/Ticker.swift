@@ -94,9 +94,11 @@ final class Ticker: FeatureReducer {
         .run { send in
           await gate.wait()
           await send(.received(1))
+          reports.append("first ended")
         },
         .none,
         .run { send in
+          reports.append("second started")
           await second.wait()
           await send(.received(2))
         })

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ReduxCore
 
-@Suite struct DispatchQueueStateMachineTests {
+@Suite(.timeLimit(.minutes(1))) struct DispatchQueueStateMachineTests {
   typealias Machine = DispatchQueueStateMachine<Int, String>
 
   @Test func onlyTheFirstAdmissionSchedulesADrain() {

@@ -2,7 +2,7 @@ import ReduxCore
 import ReduxCoreTesting
 import Testing
 
-@Suite @MainActor
+@Suite(.timeLimit(.minutes(1))) @MainActor
 struct RateLimitTests {
   @Test func maxDispatchableRefusesWhileTheLimitIsPending() async {
     let store = TestStore(initialState: TestState(), reducers: [counter])

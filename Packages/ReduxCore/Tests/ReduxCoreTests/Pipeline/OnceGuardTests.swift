@@ -4,7 +4,7 @@ import Testing
 
 @testable import ReduxCore
 
-@Suite @MainActor
+@Suite(.timeLimit(.minutes(1))) @MainActor
 struct OnceGuardTests {
   @Test func nextIsOnceOnly() async {
     let twice = Middle(id: "twice") { context in

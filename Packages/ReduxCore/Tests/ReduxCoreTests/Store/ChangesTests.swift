@@ -2,7 +2,7 @@ import ReduxCore
 import ReduxCoreTesting
 import Testing
 
-@Suite @MainActor
+@Suite(.timeLimit(.minutes(1))) @MainActor
 struct ChangesTests {
   @Test func streamStartsWithTheCurrentValue() async {
     let store = TestStore(initialState: TestState(value: 7), reducers: [counter])

@@ -2,7 +2,7 @@ import ReduxCore
 import ReduxCoreTesting
 import Testing
 
-@Suite @MainActor
+@Suite(.timeLimit(.minutes(1))) @MainActor
 struct CompletionTests {
   @Test func dispatchWithResultReturnsTheUpdatedState() async {
     let store = TestStore(initialState: TestState(), reducers: [counter])

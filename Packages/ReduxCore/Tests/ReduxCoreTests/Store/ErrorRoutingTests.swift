@@ -2,7 +2,7 @@ import ReduxCore
 import ReduxCoreTesting
 import Testing
 
-@Suite @MainActor
+@Suite(.timeLimit(.minutes(1))) @MainActor
 struct ErrorRoutingTests {
   let thrower = Middle(id: "throwing-middleware") { context in
     if context.action == .fail { throw TestError() }

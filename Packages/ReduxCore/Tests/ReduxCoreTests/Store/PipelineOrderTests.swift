@@ -2,7 +2,7 @@ import ReduxCore
 import ReduxCoreTesting
 import Testing
 
-@Suite @MainActor
+@Suite(.timeLimit(.minutes(1))) @MainActor
 struct PipelineOrderTests {
   @Test func reducersRunInProvidedOrder() async {
     let store = TestStore(

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// TinyRedux's own behaviours that ReduxCore keeps.
-@Suite @MainActor
+@Suite(.timeLimit(.minutes(1))) @MainActor
 struct SeedParityTests {
   @Test func previewStateCreatesAStoreWithAnEmptyPipeline() async {
     let store = TestStore.previewState(TestState(value: 42))

@@ -2,7 +2,7 @@ import ReduxCore
 import ReduxCoreTesting
 import Testing
 
-@Suite struct ClockReaderTests {
+@Suite(.timeLimit(.minutes(1))) struct ClockReaderTests {
   @Test func readsTheInjectedClockAsElapsedTime() async {
     let clock = ManualClock()
     let reader = ClockReader(clock)

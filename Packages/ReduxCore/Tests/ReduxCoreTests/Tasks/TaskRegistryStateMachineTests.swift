@@ -2,7 +2,7 @@ import Testing
 
 @testable import ReduxCore
 
-@Suite struct TaskRegistryStateMachineTests {
+@Suite(.timeLimit(.minutes(1))) struct TaskRegistryStateMachineTests {
   typealias Machine = TaskRegistryStateMachine<String, String, Int>
 
   func start(_ machine: inout Machine, key: String?) -> (UInt64, String?) {
