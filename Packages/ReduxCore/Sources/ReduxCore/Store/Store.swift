@@ -3,7 +3,9 @@ public import Observation
 /// The store: holds the state and runs every dispatched action through the pipeline.
 ///
 /// `dispatch` can be called from any thread. Actions wait in a bounded FIFO queue and run on
-/// the main actor, in batches: one main-actor job processes every action queued when it runs.
+/// the main actor, in batches. A main-actor job runs actions for at most about 2 ms, then lets
+/// other main-actor work (a UI, a timer, a `shutdown()`) run before the next job continues, so a
+/// flood of dispatches from background tasks never freezes the main actor.
 /// Each action goes through the middlewares (first registered runs first, in onion order), the
 /// reducers (in array order), and, for errors, the resolvers.
 ///
@@ -49,7 +51,8 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   ///   - resolvers: Run first-registered-first for every error a middleware throws or resolves.
   ///   - reducers: Run in array order for every action the middlewares forward.
   ///   - queueCapacity: How many admitted actions may wait for the main actor at once; a
-  ///     dispatch beyond it is refused with ``DispatchError/queueFull(capacity:)``.
+  ///     dispatch beyond it is refused with ``DispatchError/queueFull(capacity:)``. The batch
+  ///     being processed is not counted, so up to twice as many actions may be in memory.
   ///   - onLog: Receives timing logs and store events, on the thread where they happen. When
   ///     `nil`, the pipeline reads no clock.
   public init(
