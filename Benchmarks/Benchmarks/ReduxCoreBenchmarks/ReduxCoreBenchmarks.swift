@@ -58,6 +58,37 @@ let benchmarks: @Sendable () -> Void = {
   burst("(c) store: 3 middlewares, 3 reducers", middlewares: 3, reducers: 3, logging: false)
   burst("(d) store: 3 middlewares, 3 reducers, onLog", middlewares: 3, reducers: 3, logging: true)
 
+  // The main actor stays responsive while background producers keep a default-capacity queue
+  // full: a probe hops onto the main actor from a background task, again and again, and the
+  // longest wait is the longest main-actor job (a 60 Hz frame is 16,667 µs).
+  Benchmark(
+    "flood: main-actor probe latency, 4 producers into a default-capacity store",
+    configuration: .init(
+      metrics: [
+        .custom("probe p50 (µs)", useScalingFactor: false),
+        .custom("probe p99 (µs)", useScalingFactor: false),
+        .custom("probe max (µs)", useScalingFactor: false),
+      ],
+      scalingFactor: .one, maxDuration: .seconds(30), maxIterations: 5)
+  ) { @MainActor benchmark in
+    let perProducer = 100_000
+    let store = makeStore(
+      middlewares: 3, reducers: 3, logging: false,
+      capacity: Store<BenchState, BenchAction>.defaultQueueCapacity)
+    let latencies = await measureProbeLatencies(store: store, producers: 4, each: perProducer)
+    let state = await store.dispatchWithResult(.add(0))
+    precondition(state.count == 4 * perProducer * 3, "lost actions: \(state.count)")
+    store.shutdown()
+    let sorted = latencies.sorted()
+    func micros(_ duration: Duration) -> Int {
+      Int(duration.components.seconds) * 1_000_000
+        + Int(duration.components.attoseconds / 1_000_000_000_000)
+    }
+    benchmark.measurement(.custom("probe p50 (µs)"), micros(sorted[sorted.count / 2]))
+    benchmark.measurement(.custom("probe p99 (µs)"), micros(sorted[sorted.count * 99 / 100]))
+    benchmark.measurement(.custom("probe max (µs)"), micros(sorted[sorted.count - 1]))
+  }
+
   Benchmark(
     "single dispatch latency: idle to completion",
     configuration: .init(
