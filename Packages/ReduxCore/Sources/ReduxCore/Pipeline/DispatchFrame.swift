@@ -9,6 +9,8 @@
 final class DispatchFrame {
   @usableFromInline var consumed: [Bool]
   @usableFromInline var isPristine = true
+  /// The first error raised in this pass, and the resolver that handled it (`nil`: none did).
+  @usableFromInline var failure: (error: any Error, origin: Origin, handledBy: String?)?
 
   @usableFromInline
   init(flagCount: Int) {
@@ -24,10 +26,16 @@ final class DispatchFrame {
     return true
   }
 
+  func recordFailure(_ error: any Error, origin: Origin, handledBy: String?) {
+    failure = (error, origin, handledBy)
+    isPristine = false
+  }
+
   @inlinable
   func reset() {
     guard !isPristine else { return }
     for index in consumed.indices { consumed[index] = false }
+    failure = nil
     isPristine = true
   }
 }

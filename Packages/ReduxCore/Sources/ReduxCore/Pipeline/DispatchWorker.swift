@@ -25,11 +25,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   }
 
   /// Who waits for an action's result.
-  @usableFromInline
-  enum Completion: Sendable {
-    case callback(@Sendable (State.ReadOnly) -> Void)
-    case continuation(CheckedContinuation<Result<State.ReadOnly, DispatchError>, Never>)
-  }
+  @usableFromInline typealias Completion = DispatchCompletion<State>
 
   @usableFromInline let state: State
   @usableFromInline let readOnly: State.ReadOnly
@@ -151,13 +147,26 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
 
   @inlinable
   func process(_ pending: Pending) {
-    runMiddleware(at: 0, frame: prepareFrame(), action: pending.action)
+    let frame = prepareFrame()
+    runMiddleware(at: 0, frame: frame, action: pending.action)
     if pending.limited { dispatcher.release(id: pending.action.id) }
-    switch pending.completion {
-    case nil: break
-    case .callback(let callback): callback(readOnly)
-    case .continuation(let continuation): continuation.resume(returning: .success(readOnly))
+    pending.completion?.finish(state: readOnly) { outcome(of: frame) }
+  }
+
+  /// What happened in the synchronous pipeline whose flags `frame` holds: middleware `i` ran
+  /// only if every middleware before it forwarded, so the first that did not is the one that
+  /// stopped the action.
+  ///
+  /// - Complexity: O(*m*), *m* the number of middlewares; read only when a caller asked for it.
+  @usableFromInline
+  func outcome(of frame: DispatchFrame) -> DispatchOutcome {
+    if let failure = frame.failure {
+      return .failed(failure.error, origin: failure.origin, handledBy: failure.handledBy)
     }
+    for index in middlewares.indices where !frame.consumed[2 * index] {
+      return .stopped(middleware: middlewares[index].id)
+    }
+    return .reduced
   }
 
   /// Reuses the frame of the previous action unless one of its contexts escaped (into a task,
@@ -193,11 +202,20 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     }
   }
 
-  /// Runs the resolver chain for `error` at once.
+  /// Runs the resolver chain for `error` at once. When the error arose in the synchronous
+  /// pipeline of an action, `pipeline` is that pass's frame, which records it for the action's
+  /// outcome (the first error only).
   @usableFromInline
-  func resolve(_ error: any Error, action: Action, origin: Origin) {
+  func resolve(
+    _ error: any Error, action: Action, origin: Origin, pipeline: DispatchFrame? = nil
+  ) {
     let frame = DispatchFrame(flagCount: 2 * resolvers.count)
     runResolver(at: 0, frame: frame, error: error, action: action, origin: origin)
+    guard let pipeline, pipeline.failure == nil else { return }
+    // NB: resolver `i` ran only if every resolver before it forwarded (called `next`).
+    let handler = resolvers.indices.first { !frame.consumed[2 * $0] }
+    pipeline.recordFailure(
+      error, origin: origin, handledBy: handler.map { resolvers[$0].id })
   }
 
   func runResolver(
@@ -277,9 +295,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   @usableFromInline
   func discard(_ actions: ArraySlice<Pending>) {
     for pending in actions {
-      if case .continuation(let continuation) = pending.completion {
-        continuation.resume(returning: .failure(.shutdown))
-      }
+      pending.completion?.refuse(.shutdown, state: readOnly)
       log(.store(.discarded(pending.action, reason: .shutdown)))
     }
   }

@@ -3,6 +3,27 @@
 /// `next()` and `complete()` are once-only, including through ``args``: a second call does
 /// nothing. The context may be kept and used later (for instance `next()` inside a task).
 ///
+/// ## Reading the state
+///
+/// The context has no `state`: as in TinyRedux, a middleware decides on the action, and the
+/// reducers change the state. The live read-only state is handed to the closure of ``task(_:)``,
+/// which is where a middleware that must look at the state does so. A validating middleware:
+///
+/// ```swift
+/// let validate = AnyMiddleware<NotesState, NotesAction>(id: "validate") { context in
+///   guard case .delete(let id) = context.action else { return context.next() }
+///   context.task { state in
+///     guard state.notes[id] != nil else { throw NotesError.noSuchNote(id) }  // to the resolvers
+///     context.next()  // the reducers run now
+///   }
+/// }
+/// ```
+///
+/// Because the decision is taken in a task, after the synchronous pipeline,
+/// `Store.dispatchWithOutcome` reports such an action as ``DispatchOutcome/stopped(middleware:)``
+/// by `"validate"`; the error reaches the resolvers (and `onLog`, if none handles it) when the
+/// task throws.
+///
 /// - Note: When `next` is called later, inside a task, the reducers run for the action then,
 ///   after the synchronous pipeline has finished. The action's completion (and
 ///   `dispatchWithResult`) reports the state after the synchronous pipeline, and its
@@ -69,7 +90,7 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   /// Runs the resolvers for `error` at once, with this middleware as the origin. The middleware
   /// keeps running and may still call `next()`.
   @MainActor public func resolve(_ error: any Error) {
-    worker.resolve(error, action: action, origin: .middleware(middlewareID))
+    worker.resolve(error, action: action, origin: .middleware(middlewareID), pipeline: frame)
   }
 
   /// Starts async work on the main actor. A throw inside reaches the resolvers with this

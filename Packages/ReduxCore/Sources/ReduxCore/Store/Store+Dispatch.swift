@@ -14,14 +14,23 @@ extension Store {
   /// Dispatches `action` from any thread and calls `completion` on the main actor with the
   /// state after the action's synchronous pipeline.
   ///
-  /// - Returns: `false` if the action was refused; `completion` is then never called.
+  /// `completion` runs on the main actor, so it may read the state directly:
+  ///
+  /// ```swift
+  /// store.dispatch(.add(note)) { state in render(state.notes) }
+  /// ```
+  ///
+  /// - Returns: `false` if the action was refused; `completion` is then never called (nor when
+  ///   the store shuts down before the action runs).
   @discardableResult
   public nonisolated func dispatch(
     maxDispatchable: UInt = 0,
     _ action: Action,
-    completion: @escaping @Sendable (State.ReadOnly) -> Void
+    completion: @escaping @MainActor @Sendable (State.ReadOnly) -> Void
   ) -> Bool {
-    worker.enqueue(action, limit: maxDispatchable, completion: .callback(completion)) == nil
+    worker.enqueue(
+      action, limit: maxDispatchable, completion: DispatchCompletion(.callback(completion)))
+      == nil
   }
 
   /// Dispatches `action` from any thread, or throws why it was refused.
@@ -57,12 +66,39 @@ extension Store {
   {
     let result = await withCheckedContinuation { continuation in
       if let refusal = worker.enqueue(
-        action, limit: maxDispatchable, completion: .continuation(continuation))
+        action, limit: maxDispatchable, completion: DispatchCompletion(.state(continuation)))
       {
         continuation.resume(returning: .failure(refusal))
       }
     }
     return try result.get()
+  }
+
+  /// Dispatches `action` and returns the state after its synchronous pipeline together with
+  /// what happened to the action: reduced, stopped by a middleware, failed (with the error and
+  /// the resolver that handled it), or refused (with the reason).
+  ///
+  /// ```swift
+  /// let (state, outcome) = await store.dispatchWithOutcome(.delete(noteID: 99))
+  /// if case .failed(let error, _, _) = outcome { statusLine = "\(error)" }
+  /// ```
+  ///
+  /// A refused action returns at once with the current state and ``DispatchOutcome/refused(_:)``;
+  /// the refusal is also reported through `onLog`.
+  ///
+  /// - Returns: The state after the pipeline (or the current state, if the action never ran) and
+  ///   the action's ``DispatchOutcome``.
+  @discardableResult
+  public func dispatchWithOutcome(maxDispatchable: UInt = 0, _ action: Action) async
+    -> (state: State.ReadOnly, outcome: DispatchOutcome)
+  {
+    await withCheckedContinuation { continuation in
+      if let refusal = worker.enqueue(
+        action, limit: maxDispatchable, completion: DispatchCompletion(.outcome(continuation)))
+      {
+        continuation.resume(returning: (state, .refused(refusal)))
+      }
+    }
   }
 
   /// A ``Send`` that dispatches to this store, for effects and tasks.
