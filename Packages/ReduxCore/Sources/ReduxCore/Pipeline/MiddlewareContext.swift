@@ -45,12 +45,12 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   @usableFromInline let worker: DispatchWorker<State, Action>
   @usableFromInline let frame: DispatchFrame
   @usableFromInline let index: Int
-  @usableFromInline let start: ContinuousClock.Instant?
+  @usableFromInline let start: Duration?
 
   @usableFromInline
   init(
     action: Action, worker: DispatchWorker<State, Action>, frame: DispatchFrame, index: Int,
-    start: ContinuousClock.Instant?
+    start: Duration?
   ) {
     self.action = action
     self.worker = worker
@@ -112,7 +112,7 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   @inlinable
   @MainActor public func complete(_ result: Result<Bool, any Error> = .success(true)) {
     guard let start, frame.consume(2 * index + 1) else { return }
-    worker.log(.middleware(middlewareID, action, ContinuousClock.now - start, result))
+    worker.log(.middleware(middlewareID, action, worker.elapsed(since: start), result))
   }
 
   /// The context's capabilities as a tuple: `let (dispatch, resolve, task, next, action) = context.args`.

@@ -7,12 +7,12 @@ public struct ReducerContext<State: ReduxState, Action: ReduxAction>: Sendable {
   @usableFromInline let worker: DispatchWorker<State, Action>
   @usableFromInline let frame: DispatchFrame
   @usableFromInline let index: Int
-  @usableFromInline let start: ContinuousClock.Instant?
+  @usableFromInline let start: Duration?
 
   @usableFromInline
   init(
     state: State, action: Action, worker: DispatchWorker<State, Action>, frame: DispatchFrame,
-    index: Int, start: ContinuousClock.Instant?
+    index: Int, start: Duration?
   ) {
     self.state = state
     self.action = action
@@ -31,7 +31,7 @@ public struct ReducerContext<State: ReduxState, Action: ReduxAction>: Sendable {
   @inlinable
   @MainActor public func complete(_ succeeded: Bool = true) {
     guard let start, frame.consume(worker.reducerFlagOffset + index) else { return }
-    worker.log(.reducer(reducerID, action, ContinuousClock.now - start, succeeded))
+    worker.log(.reducer(reducerID, action, worker.elapsed(since: start), succeeded))
   }
 
   /// `let (state, action) = context.args`.

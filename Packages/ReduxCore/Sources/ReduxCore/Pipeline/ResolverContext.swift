@@ -18,12 +18,12 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
   @usableFromInline let worker: DispatchWorker<State, Action>
   @usableFromInline let frame: DispatchFrame
   @usableFromInline let index: Int
-  @usableFromInline let start: ContinuousClock.Instant?
+  @usableFromInline let start: Duration?
 
   init(
     state: State.ReadOnly, action: Action, error: any Error, origin: Origin,
     worker: DispatchWorker<State, Action>, frame: DispatchFrame, index: Int,
-    start: ContinuousClock.Instant?
+    start: Duration?
   ) {
     self.state = state
     self.action = action
@@ -62,7 +62,7 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
   /// Emits this resolver's timing log when the store has an `onLog`. Once-only.
   @MainActor public func complete(_ succeeded: Bool = true) {
     guard let start, frame.consume(2 * index + 1) else { return }
-    worker.log(.resolver(resolverID, action, ContinuousClock.now - start, succeeded, error))
+    worker.log(.resolver(resolverID, action, worker.elapsed(since: start), succeeded, error))
   }
 
   /// `let (state, dispatch, next, origin, error, action) = context.args`. The `next` in it is
