@@ -18,9 +18,22 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
   ],
   targets: [
+    .target(
+      name: "DispatchFixtures",
+      dependencies: [.product(name: "ReduxCore", package: "ReduxCore")],
+      path: "Benchmarks/DispatchFixtures"
+    ),
+    // Not a package-benchmark suite: a plain program that Scripts/instructions.sh runs under
+    // callgrind to count instructions per action.
+    .executableTarget(
+      name: "DispatchInstructions",
+      dependencies: ["DispatchFixtures", .product(name: "ReduxCore", package: "ReduxCore")],
+      path: "Benchmarks/DispatchInstructions"
+    ),
     .executableTarget(
       name: "ReduxCoreBenchmarks",
       dependencies: [
+        "DispatchFixtures",
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "ReduxCore", package: "ReduxCore"),
       ],

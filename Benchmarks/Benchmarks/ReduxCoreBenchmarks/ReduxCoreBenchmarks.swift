@@ -1,4 +1,5 @@
 import Benchmark
+import DispatchFixtures
 import ReduxCore
 
 /// Dispatch throughput, in ns per action: each benchmark iteration is one action of a burst of
@@ -16,21 +17,8 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark("(a) bare pipeline: 3 middleware closures around 3 reducers", configuration: perAction)
   {
     @MainActor (benchmark: Benchmark) async in
-    typealias Next = @MainActor (BenchAction) -> Void
     let state = BenchState()
-    let reducers: [@MainActor (BenchState, BenchAction) -> Void] = (0..<3).map { _ in
-      { state, action in
-        switch action {
-        case .increment: state.count &+= 1
-        case .add(let amount): state.count &+= amount
-        }
-      }
-    }
-    let middlewares: [@MainActor (@escaping Next) -> Next] = (0..<3).map { _ in
-      { next in { action in next(action) } }
-    }
-    let reduce: Next = { action in for reducer in reducers { reducer(state, action) } }
-    let pipeline = middlewares.reversed().reduce(reduce) { next, middleware in middleware(next) }
+    let pipeline = makeBarePipeline(state: state)
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { pipeline(.increment) }
     benchmark.stopMeasurement()
@@ -41,7 +29,8 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(name, configuration: perAction) { @MainActor benchmark in
       let count = benchmark.scaledIterations.count
       let store = makeStore(
-        middlewares: middlewares, reducers: reducers, logging: logging, capacity: count + 1)
+        middlewares: middlewares, reducers: reducers, onLog: logging ? consumeLog : nil,
+        capacity: count + 1)
       benchmark.startMeasurement()
       await Task.detached {
         for _ in 0..<count - 1 { store.dispatch(.increment) }
@@ -73,7 +62,7 @@ let benchmarks: @Sendable () -> Void = {
   ) { @MainActor benchmark in
     let perProducer = 100_000
     let store = makeStore(
-      middlewares: 3, reducers: 3, logging: false,
+      middlewares: 3, reducers: 3, onLog: nil,
       capacity: Store<BenchState, BenchAction>.defaultQueueCapacity)
     let latencies = await measureProbeLatencies(store: store, producers: 4, each: perProducer)
     let state = await store.dispatchWithResult(.add(0))
@@ -95,7 +84,7 @@ let benchmarks: @Sendable () -> Void = {
       metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
       scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 5)
   ) { @MainActor benchmark in
-    let store = makeStore(middlewares: 3, reducers: 3, logging: false, capacity: 256)
+    let store = makeStore(middlewares: 3, reducers: 3, onLog: nil, capacity: 256)
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { await store.dispatchWithResult(.increment) }
     benchmark.stopMeasurement()

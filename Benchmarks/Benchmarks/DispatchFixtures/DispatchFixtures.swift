@@ -1,0 +1,91 @@
+/// The state, actions and pipeline pieces every dispatch measurement shares: the package-benchmark
+/// suite (ReduxCoreBenchmarks) and the instruction counter (DispatchInstructions).
+public import Observation
+public import ReduxCore
+
+@MainActor
+@Observable
+public final class BenchState: ReduxState {
+  public var count = 0
+  public var readOnly: ReadOnly { ReadOnly(self) }
+
+  public init() {}
+
+  @MainActor
+  @Observable
+  public final class ReadOnly: ReduxReadOnlyState {
+    private let state: BenchState
+    public init(_ state: BenchState) { self.state = state }
+    public var count: Int { state.count }
+  }
+}
+
+public enum BenchAction: ReduxAction {
+  case increment
+  case add(Int)
+
+  public var id: String {
+    switch self {
+    case .increment: "increment"
+    case .add: "add"
+    }
+  }
+}
+
+/// A reducer that mutates one property, as the benchmark prescribes.
+public func countingReducer(_ id: String) -> AnyReducer<BenchState, BenchAction> {
+  AnyReducer(id: id) { context in
+    switch context.action {
+    case .increment: context.state.count &+= 1
+    case .add(let amount): context.state.count &+= amount
+    }
+  }
+}
+
+/// A pass-through middleware that reports its timing (a no-op without `onLog`).
+public func passThrough(_ id: String) -> AnyMiddleware<BenchState, BenchAction> {
+  AnyMiddleware(id: id) { context in
+    context.next()
+    context.complete()
+  }
+}
+
+@MainActor
+public func makeStore(
+  middlewares: Int, reducers: Int, onLog: (@Sendable (Store<BenchState, BenchAction>.Log) -> Void)?,
+  capacity: Int
+)
+  -> Store<BenchState, BenchAction>
+{
+  let middlewareList: [AnyMiddleware<BenchState, BenchAction>] =
+    (0..<middlewares).map { passThrough("m\($0)") }
+  let reducerList: [AnyReducer<BenchState, BenchAction>] =
+    (0..<reducers).map { countingReducer("r\($0)") }
+  return Store(
+    initialState: BenchState(),
+    middlewares: middlewareList,
+    reducers: reducerList,
+    queueCapacity: capacity,
+    onLog: onLog
+  )
+}
+
+/// The bare pipeline: 3 middleware closures folded around 3 reducer closures, no store. It does
+/// the same work per action as a store with 3 pass-through middlewares and 3 counting reducers.
+@MainActor
+public func makeBarePipeline(state: BenchState) -> @MainActor (BenchAction) -> Void {
+  typealias Next = @MainActor (BenchAction) -> Void
+  let reducers: [@MainActor (BenchState, BenchAction) -> Void] = (0..<3).map { _ in
+    { state, action in
+      switch action {
+      case .increment: state.count &+= 1
+      case .add(let amount): state.count &+= amount
+      }
+    }
+  }
+  let middlewares: [@MainActor (@escaping Next) -> Next] = (0..<3).map { _ in
+    { next in { action in next(action) } }
+  }
+  let reduce: Next = { action in for reducer in reducers { reducer(state, action) } }
+  return middlewares.reversed().reduce(reduce) { next, middleware in middleware(next) }
+}
