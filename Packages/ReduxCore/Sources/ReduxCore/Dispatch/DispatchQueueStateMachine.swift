@@ -35,6 +35,10 @@ struct DispatchQueueStateMachine<Element, Waiter> {
   @usableFromInline var pending: [Element] = []
   @usableFromInline var pendingCount: [String: UInt] = [:]
   @usableFromInline var idleWaiters: [Waiter] = []
+  /// How many elements were refused since the queue was created.
+  @usableFromInline var refusedCount = 0
+  /// Whether the owner already warned that nobody listens to refusals.
+  var hasWarnedOfRefusal = false
 
   @usableFromInline
   init(capacity: Int) {
@@ -46,11 +50,11 @@ struct DispatchQueueStateMachine<Element, Waiter> {
   /// already pending. `limit == 0` means unlimited and is not counted.
   @inlinable
   mutating func enqueue(_ element: Element, id: String, limit: UInt) -> Admission {
-    if phase == .shutdown { return .refused(.shutdown) }
-    if pending.count >= capacity { return .refused(.queueFull(capacity: capacity)) }
+    if phase == .shutdown { return refuse(.shutdown) }
+    if pending.count >= capacity { return refuse(.queueFull(capacity: capacity)) }
     if limit > 0 {
       let count = pendingCount[id, default: 0]
-      if count >= limit { return .refused(.rateLimited(actionID: id, limit: limit)) }
+      if count >= limit { return refuse(.rateLimited(actionID: id, limit: limit)) }
       pendingCount[id] = count + 1
     }
     pending.append(element)
@@ -59,6 +63,18 @@ struct DispatchQueueStateMachine<Element, Waiter> {
       return .accepted(scheduleDrain: true)
     }
     return .accepted(scheduleDrain: false)
+  }
+
+  @inlinable
+  mutating func refuse(_ reason: DispatchError) -> Admission {
+    refusedCount += 1
+    return .refused(reason)
+  }
+
+  /// Returns `true` the first time it is called: the owner warns once that refusals go unheard.
+  mutating func claimRefusalWarning() -> Bool {
+    defer { hasWarnedOfRefusal = true }
+    return !hasWarnedOfRefusal
   }
 
   /// Frees the rate-limit slot of a limited element once its pipeline has run.

@@ -20,6 +20,15 @@ final class Dispatcher<Element: Sendable>: Sendable {
     machine.withLock { $0.enqueue(element, id: id, limit: limit) }
   }
 
+  /// How many elements were refused since the queue was created.
+  var refusedCount: Int { machine.withLock { $0.refusedCount } }
+
+  /// Returns `true` once: the first caller warns that refusals go unheard.
+  @usableFromInline
+  func claimRefusalWarning() -> Bool {
+    machine.withLock { $0.claimRefusalWarning() }
+  }
+
   @inlinable
   func release(id: String) {
     machine.withLock { $0.release(id: id) }

@@ -85,9 +85,22 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
       if scheduleDrain { self.scheduleDrain() }
       return nil
     case .refused(let reason):
-      onLog?(.store(.refused(action, reason: reason)))
+      if let onLog {
+        onLog(.store(.refused(action, reason: reason)))
+      } else if dispatcher.claimRefusalWarning() {
+        warnOfUnheardRefusal(action.id, reason: reason)
+      }
       return reason
     }
+  }
+
+  /// NB: without an `onLog`, a refused fire-and-forget dispatch would reach nobody; the first
+  /// one is reported on standard error, and ``Store/refusedDispatchCount`` counts them all.
+  @usableFromInline
+  nonisolated func warnOfUnheardRefusal(_ id: String, reason: DispatchError) {
+    writeToStandardError(
+      "ReduxKit warning: a Store refused the action '\(id)' (\(reason)) and has no onLog; "
+        + "further refusals are only counted in refusedDispatchCount. Pass onLog to see each.\n")
   }
 
   nonisolated func enqueue(contentsOf actions: [Action], limit: UInt) {

@@ -1,15 +1,23 @@
 extension Store {
   /// Dispatches `action` from any thread, fire-and-forget.
   ///
+  /// A refusal (a full queue, a rate limit, a store shut down) is returned as `false`, reported
+  /// through `onLog` as ``Event/refused(_:reason:)``, and counted in ``refusedDispatchCount``;
+  /// a store without `onLog` also writes one warning to standard error at its first refusal.
+  ///
   /// - Parameters:
   ///   - maxDispatchable: How many actions with this `id` may be pending at once (`0`:
   ///     unlimited). Limited and unlimited dispatches of one id keep separate counts.
   ///   - action: The action.
-  /// A refusal is reported through `onLog` as ``Event/refused(_:reason:)``.
-  @inlinable
-  public nonisolated func dispatch(maxDispatchable: UInt = 0, _ action: Action) {
-    worker.enqueue(action, limit: maxDispatchable, completion: nil)
+  /// - Returns: `false` if the action was refused.
+  @inlinable @discardableResult
+  public nonisolated func dispatch(maxDispatchable: UInt = 0, _ action: Action) -> Bool {
+    worker.enqueue(action, limit: maxDispatchable, completion: nil) == nil
   }
+
+  /// How many dispatches this store refused since it was created, whether or not anybody
+  /// listened to `onLog`.
+  public nonisolated var refusedDispatchCount: Int { worker.dispatcher.refusedCount }
 
   /// Dispatches `action` from any thread and calls `completion` on the main actor with the
   /// state after the action's synchronous pipeline.

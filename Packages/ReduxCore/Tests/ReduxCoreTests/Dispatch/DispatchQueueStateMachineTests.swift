@@ -5,6 +5,19 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct DispatchQueueStateMachineTests {
   typealias Machine = DispatchQueueStateMachine<Int, String>
 
+  @Test func refusalsAreCountedAndTheWarningIsClaimedOnce() {
+    var machine = Machine(capacity: 1)
+    #expect(machine.enqueue(1, id: "a", limit: 0) == .accepted(scheduleDrain: true))
+    #expect(machine.enqueue(2, id: "a", limit: 0) == .refused(.queueFull(capacity: 1)))
+    #expect(machine.enqueue(3, id: "b", limit: 1) == .refused(.queueFull(capacity: 1)))
+    #expect(machine.refusedCount == 2)
+    let claims = [machine.claimRefusalWarning(), machine.claimRefusalWarning()]
+    #expect(claims == [true, false])
+    _ = machine.shutdown()
+    #expect(machine.enqueue(4, id: "a", limit: 0) == .refused(.shutdown))
+    #expect(machine.refusedCount == 3)
+  }
+
   @Test func onlyTheFirstAdmissionSchedulesADrain() {
     var machine = Machine(capacity: 10)
     #expect(machine.enqueue(1, id: "a", limit: 0) == .accepted(scheduleDrain: true))

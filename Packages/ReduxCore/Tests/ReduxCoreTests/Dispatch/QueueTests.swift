@@ -14,6 +14,18 @@ struct QueueTests {
     #expect(logs.events.count == 44)
   }
 
+  /// Without an `onLog`, a fire-and-forget refusal still reaches the caller and the store.
+  @Test func fireAndForgetRefusalsAreReturnedAndCounted() async {
+    let store = TestStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
+    let accepted = (0..<5).map { _ in store.dispatch(.inc) }
+    #expect(accepted == [true, true, false, false, false])
+    #expect(store.refusedDispatchCount == 3)
+    store.dispatch(maxDispatchable: 1, .inc)
+    #expect(store.refusedDispatchCount == 4)
+    await store.processQueuedActions()
+    #expect(store.value == 2)
+  }
+
   @Test func fullQueueRefusesWithATypedReason() async {
     let store = TestStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
     store.dispatch(.inc)
