@@ -18,17 +18,21 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
   ],
   targets: [
+    // A ReSwift-style synchronous store, in a module of its own as ReSwift is to an app.
+    .target(name: "SyncStoreStandIn", path: "Benchmarks/SyncStoreStandIn"),
     .target(
       name: "DispatchFixtures",
-      dependencies: [.product(name: "ReduxCore", package: "ReduxCore")],
+      dependencies: ["SyncStoreStandIn", .product(name: "ReduxCore", package: "ReduxCore")],
       path: "Benchmarks/DispatchFixtures"
     ),
     // Not a package-benchmark suite: a plain program that Scripts/instructions.sh runs under
     // callgrind to count instructions per action.
     .executableTarget(
-      name: "DispatchInstructions",
-      dependencies: ["DispatchFixtures", .product(name: "ReduxCore", package: "ReduxCore")],
-      path: "Benchmarks/DispatchInstructions"
+      name: "DispatchContenders",
+      dependencies: [
+        "DispatchFixtures", "SyncStoreStandIn", .product(name: "ReduxCore", package: "ReduxCore"),
+      ],
+      path: "Benchmarks/DispatchContenders"
     ),
     .executableTarget(
       name: "ReduxCoreBenchmarks",

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Counts instructions per dispatched action with valgrind's callgrind, which does not depend on
-# the machine's load: each contender of Benchmarks/DispatchInstructions runs at two sizes, and
+# the machine's load: each contender of Benchmarks/DispatchContenders runs at two sizes, and
 # (Ir(n2) - Ir(n1)) / (n2 - n1) is the cost of one action without start-up and teardown.
 # Usage: Scripts/instructions.sh [n1 n2]   (default 20000 60000)
+# Wall-clock ratios, interleaved in one process:
+#   swift run -c release --package-path Benchmarks DispatchContenders interleaved 15 1000000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n1=${1:-20000}
 n2=${2:-60000}
 command -v valgrind >/dev/null || { echo "instructions: valgrind is not installed (apt-get install valgrind)"; exit 1; }
-swift build -c release --package-path Benchmarks --product DispatchInstructions >/dev/null
-binary=$(swift build -c release --package-path Benchmarks --show-bin-path)/DispatchInstructions
+swift build -c release --package-path Benchmarks --product DispatchContenders >/dev/null
+binary=$(swift build -c release --package-path Benchmarks --show-bin-path)/DispatchContenders
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -20,11 +22,13 @@ count() {
 }
 
 declare -A per_action
-for contender in bare store store-default-capacity; do
+for contender in bare store store-default-capacity sync-store; do
   small=$(count "$contender" "$n1")
   large=$(count "$contender" "$n2")
   per_action[$contender]=$(( (large - small) / (n2 - n1) ))
   echo "$contender: ${per_action[$contender]} instructions/action"
 done
 awk -v s="${per_action[store]}" -v b="${per_action[bare]}" -v d="${per_action[store-default-capacity]}" \
-  'BEGIN { printf "store / bare = %.2f (target <= 2)\nstore at the default capacity / bare = %.2f\n", s / b, d / b }'
+  -v r="${per_action[sync-store]}" \
+  'BEGIN { printf "store / bare = %.2f (target <= 2)\nstore at the default capacity / bare = %.2f\n", s / b, d / b
+           printf "ReSwift-style sync store / store = %.2f (target >= 4)\n", r / s }'

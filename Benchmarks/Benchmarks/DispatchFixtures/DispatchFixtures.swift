@@ -1,5 +1,5 @@
 /// The state, actions and pipeline pieces every dispatch measurement shares: the package-benchmark
-/// suite (ReduxCoreBenchmarks) and the instruction counter (DispatchInstructions).
+/// suite (ReduxCoreBenchmarks) and the instruction counter (DispatchContenders).
 public import Observation
 public import ReduxCore
 
