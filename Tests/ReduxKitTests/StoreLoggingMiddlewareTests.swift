@@ -7,11 +7,11 @@ import Testing
 
 @MainActor
 @Suite struct StoreLoggingMiddlewareTests {
-  typealias Logging = StoreLoggingMiddleware<TallyState, TallyAction>
+  typealias StoreLogging = StoreLoggingMiddleware<TallyState, TallyAction>
 
   @Test func logsEachActionBeforeThePipelineAndItsDurationAfterAtItsLevel() async {
     let (logger, handler) = capturingLogger()
-    let logging = Logging(logger: logger, level: .info, clock: ManualClock())
+    let logging = StoreLogging(logger: logger, level: .info, clock: ManualClock())
     // The reducer logs too, so the order shows what ran when.
     let noting = AnyReducer<TallyState, TallyAction>(id: "noting") { _ in
       logger.notice("reducing")
@@ -33,7 +33,7 @@ import Testing
 
   @Test func belowTheLoggersLevelItLogsNothingAndTheActionStillRuns() async {
     let (logger, handler) = capturingLogger(level: .info)
-    let logging = Logging(logger: logger, clock: ManualClock())  // logs at debug
+    let logging = StoreLogging(logger: logger, clock: ManualClock())  // logs at debug
     #expect(logging.level == .debug)
     let store = Store(
       initialState: TallyState(), middlewares: [AnyMiddleware(logging)], reducers: [tally])
@@ -44,7 +44,7 @@ import Testing
 
   @Test func asAResolverItLogsEveryErrorAtErrorWhateverItsLevelAndForwardsIt() async {
     let (logger, handler) = capturingLogger(level: .error)
-    let logging = Logging(logger: logger, level: .debug, clock: ManualClock())
+    let logging = StoreLogging(logger: logger, level: .debug, clock: ManualClock())
     let forwarded = Mutex<[String]>([])
     let recorder = AnyResolver<TallyState, TallyAction>(id: "recorder") { context in
       forwarded.withLock { $0.append("\(context.error)") }
@@ -63,7 +63,7 @@ import Testing
   }
 
   @Test func itsIDNamesItInTheStoresLogsAndAsAnOrigin() {
-    #expect(Logging().id == "ReduxKit.StoreLogging")
-    #expect(Logging(id: "audit").id == "audit")
+    #expect(StoreLogging().id == "ReduxKit.StoreLogging")
+    #expect(StoreLogging(id: "audit").id == "audit")
   }
 }
