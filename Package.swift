@@ -17,6 +17,7 @@ let package = Package(
     .package(path: "Packages/QueryCache"),
     .package(path: "Packages/FeatureKit"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
     .target(
@@ -28,6 +29,7 @@ let package = Package(
         .product(name: "PersistenceSQLite", package: "Persistence"),
         .product(name: "QueryCache", package: "QueryCache"),
         .product(name: "FeatureKit", package: "FeatureKit"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .executableTarget(
@@ -48,6 +50,15 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Tests/IntegrationTests"
+    ),
+    .testTarget(
+      name: "ReduxKitTests",
+      dependencies: [
+        "ReduxKit",
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

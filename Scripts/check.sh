@@ -37,6 +37,22 @@ for file in "${sources[@]}"; do
   fi
 done
 
+# One logging path: library code makes no logger of its own (a global, or a stored default) but
+# takes one as a parameter, whose default value may make one; every label it names follows
+# ReduxKit.<Module>[.<Type>].
+modules='ReduxCore|EntityTracking|Persistence|PersistenceSQLite|QueryCache|FeatureKit'
+for file in "${sources[@]}"; do
+  case "$file" in Packages/*/Sources/*|Sources/*) ;; *) continue ;; esac
+  if grep -nE '\b(let|var)[[:space:]]+[[:alnum:]_]+([[:space:]]*:[[:space:]]*Logger)?[[:space:]]*=[[:space:]]*Logger\(' "$file" |
+    grep -vE '^[0-9]+:[[:space:]]*//'; then
+    fail "$file: library code makes its own logger; take it as a parameter (a default is fine)"
+  fi
+  while IFS= read -r label; do
+    [[ "$label" =~ ^ReduxKit\.($modules)(\.[A-Z][[:alnum:]]*)?$ ]] ||
+      fail "$file: logger label '$label' does not follow ReduxKit.<Module>[.<Type>]"
+  done < <(grep -oE '(Logger\(label:|category: String =) "[^"]*"' "$file" | sed -E 's/.*"([^"]*)"$/\1/')
+done
+
 # Every manifest ends with the same shared-settings block and declares the same platforms.
 manifests=(Package.swift Packages/*/Package.swift Benchmarks/Package.swift)
 footer() { sed -n '/^\/\/ MARK: - Shared settings/,$p' "$1"; }

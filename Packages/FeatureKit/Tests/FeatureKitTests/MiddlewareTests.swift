@@ -163,4 +163,20 @@ struct Counter: StoreFeature {
     #expect(quiet.messages(at: .error) == ["❌ increment: a before"])
     #expect(LoggingMiddleware().id == "FeatureKit.Logging")
   }
+
+  @Test func a_middleware_failure_no_handler_takes_is_logged_with_the_stores_logger() {
+    let logs = LogRecorder()
+    let store = FeatureStore(
+      initialState: Counter.State(),
+      feature: Counter(configure: { [log] in
+        $0.use(Recording(id: "a", log: log, failBefore: true, failOnError: true))
+      }),
+      logger: logs.logger)
+    store.send(.increment)
+    #expect(
+      logs.messages(at: .error) == [
+        "error middleware a failed: a onError (handling a before)",
+        "action increment failed in a middleware: a before",
+      ])
+  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 
 @testable import FeatureKit
@@ -96,6 +97,20 @@ import Testing
         "FeatureKitTests.Home.State routed to FeatureKitTests.Detail.State before setting it"
       ])
     #expect(navigator.stack.isEmpty)
+  }
+
+  @Test func every_refusal_is_logged_with_the_navigators_logger() {
+    let logs = LogRecorder()
+    let homeOnly = NavigationFlow<String>(stateTypeList: [Home.State.self]) { _ in "screen" }
+    let navigator = Navigator(flow: homeOnly, root: home, logger: logs.logger)
+    home.send(.openWithoutState)
+    home.send(.openUnregistered)
+    #expect(throws: RouteError.self) { try navigator.open([RouteRecord(Detail.State.self)]) }
+    let refusals = home.state.log + ["deep link step 0: no registered route from"]
+    #expect(logs.messages(at: .error).count == 3)
+    for (message, refusal) in zip(logs.messages(at: .error), refusals) {
+      #expect(message.hasPrefix("route refused: \(refusal)"))
+    }
   }
 
   @Test func a_route_from_a_state_no_navigator_shows_is_a_typed_error() {

@@ -1,37 +1,68 @@
+public import ReduxCore
+
 /// How long the middleware waits before retrying a failed flush: exponential backoff.
 ///
 /// The default (0.5 s, doubling, at most 30 s) retries a transient failure (a locked database, a
 /// full disk being cleaned) quickly, and backs off a persistent one so that it does not spin.
 /// Failed changes are never dropped: retries go on until a flush succeeds or the app shuts down.
-public struct RetryPolicy: Sendable, Equatable {
+///
+/// The waits are ReduxCore's `Backoff`, stored in ``backoff``; the other properties read and
+/// write it.
+public struct RetryPolicy: Hashable, Sendable {
+  /// The waits between retries.
+  public var backoff: Backoff
+
   /// The wait after the first failure.
-  public var initialDelay: Duration
+  public var initialDelay: Duration {
+    get { backoff.initialDelay }
+    set { backoff.initialDelay = newValue }
+  }
+
   /// The factor applied to the wait after each further failure.
-  public var multiplier: Int
+  public var multiplier: Int {
+    get { backoff.multiplier }
+    set { backoff.multiplier = newValue }
+  }
+
   /// The longest wait.
-  public var maximumDelay: Duration
+  public var maximumDelay: Duration {
+    get { backoff.maximumDelay }
+    set { backoff.maximumDelay = newValue }
+  }
 
   /// Creates a policy.
+  ///
+  /// - Parameters:
+  ///   - initialDelay: The wait after the first failure; more than zero.
+  ///   - multiplier: The factor applied to the wait after each further failure; 1 or more.
+  ///   - maximumDelay: The longest wait; no shorter than `initialDelay`.
   public init(
     initialDelay: Duration = .milliseconds(500), multiplier: Int = 2,
     maximumDelay: Duration = .seconds(30)
   ) {
     precondition(initialDelay > .zero && multiplier >= 1 && maximumDelay >= initialDelay)
-    self.initialDelay = initialDelay
-    self.multiplier = multiplier
-    self.maximumDelay = maximumDelay
+    self.init(
+      backoff: Backoff(
+        initialDelay: initialDelay, multiplier: multiplier, maximumDelay: maximumDelay))
+  }
+
+  /// Creates a policy waiting as `backoff` says.
+  ///
+  /// - Parameter backoff: The waits; its initial delay must be more than zero.
+  public init(backoff: Backoff) {
+    precondition(backoff.initialDelay > .zero)
+    self.backoff = backoff
   }
 
   /// The default policy.
   public static var `default`: RetryPolicy { RetryPolicy() }
 
   /// The wait before retry number `attempt` (1 for the first retry).
+  ///
+  /// - Parameter attempt: The retry about to wait; below 1 it counts as 1.
+  /// - Returns: The wait, at most ``maximumDelay``.
+  /// - Complexity: O(log(``maximumDelay`` / ``initialDelay``)) at most; see `Backoff`.
   public func delay(beforeRetry attempt: Int) -> Duration {
-    var delay = initialDelay
-    for _ in 1..<max(attempt, 1) {
-      delay *= multiplier
-      if delay >= maximumDelay { return maximumDelay }
-    }
-    return min(delay, maximumDelay)
+    backoff.delay(beforeRetry: attempt)
   }
 }

@@ -21,7 +21,7 @@ public final class QueryClient: Sendable {
   /// Creates a client whose stale times and gc times read `clock`.
   public init(
     clock: some Clock<Duration> = ContinuousClock(),
-    logger: Logger = Logger(label: "ReduxKit.QueryCache")
+    logger: Logger = Logger(label: "ReduxKit.QueryCache.QueryClient")
   ) {
     let clock = ClockReader(clock)
     self.clock = clock

@@ -1,36 +1,68 @@
+public import ReduxCore
+
 /// How a failed query function is retried: exponential backoff on the client's clock.
 ///
 /// The default is **no retry**: errors reach the screen at once, as in swift-query, and most
 /// Swift apps already retry at the transport (URLSession's `waitsForConnectivity`, a retrying
 /// HTTP client). TanStack Query's default of three retries would hold an error back for about
 /// seven seconds; choose it with `QueryRetry(count: 3)`.
+///
+/// The waits are ReduxCore's `Backoff`, stored in ``backoff``; ``initialDelay`` and
+/// ``maximumDelay`` read and write it.
 public struct QueryRetry: Hashable, Sendable {
   /// Retries after the first failure.
   public var count: Int
-  /// The wait before the first retry; it doubles for each further one.
-  public var initialDelay: Duration
-  /// The longest wait.
-  public var maximumDelay: Duration
+  /// The waits between retries.
+  public var backoff: Backoff
 
+  /// The wait before the first retry; it doubles for each further one (unless ``backoff`` says
+  /// another multiplier).
+  public var initialDelay: Duration {
+    get { backoff.initialDelay }
+    set { backoff.initialDelay = newValue }
+  }
+
+  /// The longest wait.
+  public var maximumDelay: Duration {
+    get { backoff.maximumDelay }
+    set { backoff.maximumDelay = newValue }
+  }
+
+  /// Creates a retry rule whose wait doubles after each retry.
+  ///
+  /// - Parameters:
+  ///   - count: Retries after the first failure; 0 or more (0: no retry).
+  ///   - initialDelay: The wait before the first retry; zero or more.
+  ///   - maximumDelay: The longest wait; no shorter than `initialDelay`.
   public init(
     count: Int, initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30)
   ) {
     precondition(count >= 0 && initialDelay >= .zero && maximumDelay >= initialDelay)
+    self.init(
+      count: count,
+      backoff: Backoff(initialDelay: initialDelay, multiplier: 2, maximumDelay: maximumDelay))
+  }
+
+  /// Creates a retry rule waiting as `backoff` says.
+  ///
+  /// - Parameters:
+  ///   - count: Retries after the first failure; 0 or more (0: no retry).
+  ///   - backoff: The waits between retries.
+  public init(count: Int, backoff: Backoff) {
+    precondition(count >= 0)
     self.count = count
-    self.initialDelay = initialDelay
-    self.maximumDelay = maximumDelay
+    self.backoff = backoff
   }
 
   /// No retry.
   public static let none = QueryRetry(count: 0)
 
   /// The wait before retry number `attempt` (1 for the first).
+  ///
+  /// - Parameter attempt: The retry about to wait; below 1 it counts as 1.
+  /// - Returns: The wait, at most ``maximumDelay``.
+  /// - Complexity: O(log(``maximumDelay`` / ``initialDelay``)) at most; see `Backoff`.
   public func delay(beforeRetry attempt: Int) -> Duration {
-    var delay = initialDelay
-    for _ in 1..<max(attempt, 1) {
-      delay *= 2
-      if delay >= maximumDelay { return maximumDelay }
-    }
-    return min(delay, maximumDelay)
+    backoff.delay(beforeRetry: attempt)
   }
 }

@@ -54,7 +54,7 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
     initialState: State,
     reducer: State.R,
     clock: some Clock<Duration> = ContinuousClock(),
-    logger: Logger = Logger(label: "FeatureKit.DLViewModel")
+    logger: Logger = Logger(label: "ReduxKit.FeatureKit.DLViewModel")
   ) {
     self.state = initialState
     self.reducer = reducer

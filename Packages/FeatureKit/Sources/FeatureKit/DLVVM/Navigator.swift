@@ -37,7 +37,7 @@ public final class Navigator<Screen> {
   public init<Root: NavigatableState>(
     flow: NavigationFlow<Screen>,
     root: DLViewModel<Root>,
-    logger: Logger = Logger(label: "FeatureKit.Navigation")
+    logger: Logger = Logger(label: "ReduxKit.FeatureKit.Navigator")
   ) {
     self.flow = flow
     self.root = root
@@ -115,7 +115,7 @@ public final class Navigator<Screen> {
     try open(routeStack)
   }
 
-  private func refuse(_ error: RouteError) -> RouteError {
+  func refuse(_ error: RouteError) -> RouteError {
     logger.error("route refused: \(error)")
     return error
   }

@@ -1,5 +1,3 @@
-import Logging
-
 /// How a routed screen is shown (the styles DLVVM's docs name).
 public enum RouteStyle: String, Codable, Sendable {
   /// On top of the stack; popping returns to the screen that routed.
@@ -10,7 +8,9 @@ public enum RouteStyle: String, Codable, Sendable {
   case replace
 }
 
-/// Why a route was refused. Every refusal is also logged.
+/// Why a route was refused. Every refusal is thrown, and also logged by the ``Navigator``
+/// involved (with the logger it was given); a route from a state no navigator shows has no
+/// navigator to log it, so the thrown ``notInNavigation(_:)`` is its only report.
 public indirect enum RouteError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The navigation flow does not list this state type.
   case unregisteredState(String)
@@ -88,19 +88,20 @@ struct RouteRequest {
 @MainActor
 protocol RouteHandling: AnyObject {
   func route(_ request: RouteRequest) throws(RouteError)
+  /// Logs `error` with the navigator's logger and returns it, to throw.
+  func refuse(_ error: RouteError) -> RouteError
   func pop(from state: AnyObject)
   func dismiss(from state: AnyObject)
   func popToRoot()
 }
-
-let navigationLogger = Logger(label: "FeatureKit.Navigation")
 
 extension FeatureReducer where State: NavigatableState, State.R == Self {
   /// Shows the child state at `childState` (set it first) through the navigator showing
   /// `state`; the child's events reach this reducer as the actions `event` maps them to.
   ///
   /// - Throws: ``RouteError`` if the child state is `nil`, its type is not registered in the
-  ///   navigation flow, or `state` is not on screen. The refusal is logged too.
+  ///   navigation flow, or `state` is not on screen. The navigator showing `state`, if any,
+  ///   logs the refusal too.
   @MainActor
   public func route<Child: NavigatableState>(
     childState: ReferenceWritableKeyPath<State, Child?>,
@@ -109,16 +110,15 @@ extension FeatureReducer where State: NavigatableState, State.R == Self {
     routeStyle: RouteStyle = .push,
     with state: State
   ) throws(RouteError) {
+    let navigator = StateChannels.navigator(of: state)
     guard let child = state[keyPath: childState] else {
       let error = RouteError.childStateNotSet(
         parent: String(reflecting: State.self), child: String(reflecting: Child.self))
-      navigationLogger.error("route refused: \(error)")
-      throw error
+      throw navigator?.refuse(error) ?? error
     }
-    guard let navigator = StateChannels.navigator(of: state) else {
-      let error = RouteError.notInNavigation(String(reflecting: State.self))
-      navigationLogger.error("route refused: \(error)")
-      throw error
+    guard let navigator else {
+      // NB: no navigator shows `state`, so none has a logger; the caller gets the error.
+      throw RouteError.notInNavigation(String(reflecting: State.self))
     }
     try navigator.route(
       .make(

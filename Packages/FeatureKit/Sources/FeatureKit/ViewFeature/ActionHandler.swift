@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// A feature's logic: mutates the state for an action and returns the task to run. ViewFeature's
 /// `ActionHandler`, with its immutable builders.
@@ -26,7 +26,6 @@ public struct ActionHandler<Action: Sendable, State> {
   private var errorHandlers: [ActionTask<Action, State>.ErrorHandler] = []
   private var transforms: [Transform] = []
   private var middlewares: [any BaseActionMiddleware] = []
-  private let logger = Logger(label: "FeatureKit.ActionHandler")
 
   /// Creates a handler running `body` for every action.
   public init(_ body: @escaping Body) {
@@ -59,8 +58,21 @@ public struct ActionHandler<Action: Sendable, State> {
   public var allMiddlewares: [any BaseActionMiddleware] { middlewares }
 
   /// Handles `action`: runs the pipeline and returns the task to run.
+  ///
+  /// A ``FeatureStore`` calls it with its own logger.
+  ///
+  /// - Parameters:
+  ///   - action: The action to handle.
+  ///   - state: The state the body mutates.
+  ///   - logger: Where a middleware failure that no `onError` handler takes, and a failure of
+  ///     an ``ErrorHandlingMiddleware`` itself, are reported.
+  /// - Returns: The task the body returned, after every ``transform(_:)``.
+  /// - Complexity: O(*m* + *t*) for *m* middlewares and *t* transforms, plus the body's cost.
   @MainActor
-  public func handle(action: Action, state: inout State) -> ActionTask<Action, State> {
+  public func handle(
+    action: Action, state: inout State,
+    logger: Logger = Logger(label: "ReduxKit.FeatureKit.ActionHandler")
+  ) -> ActionTask<Action, State> {
     // NB: the clock is read only when an after-action middleware will receive the duration.
     let start = middlewares.isEmpty ? nil : ContinuousClock.now
     do {
@@ -68,7 +80,7 @@ public struct ActionHandler<Action: Sendable, State> {
         try middleware.beforeAction(action, state: state)
       }
     } catch {
-      report(error, action: action, state: &state)
+      report(error, action: action, state: &state, logger: logger)
       return .none
     }
     var task = body(action, &state)
@@ -80,13 +92,15 @@ public struct ActionHandler<Action: Sendable, State> {
         try middleware.afterAction(action, state: state, result: task, duration: duration)
       }
     } catch {
-      report(error, action: action, state: &state)
+      report(error, action: action, state: &state, logger: logger)
     }
     return task
   }
 
   @MainActor
-  private func report(_ error: any Error, action: Action, state: inout State) {
+  private func report(
+    _ error: any Error, action: Action, state: inout State, logger: Logger
+  ) {
     for case let middleware as any ErrorHandlingMiddleware in middlewares {
       do {
         try middleware.onError(error, action: action, state: state)

@@ -33,12 +33,13 @@ public final class FeatureStore<Feature: StoreFeature> {
   ///
   /// - Parameters:
   ///   - taskManager: Where the feature's tasks run. The store cancels them when it goes away.
-  ///   - logger: Where failed tasks with no `catch` are reported.
+  ///   - logger: Where failed tasks with no `catch`, and middleware failures no `onError`
+  ///     handler takes, are reported.
   public init(
     initialState: State,
     feature: Feature,
     taskManager: TaskManager = TaskManager(),
-    logger: Logger = Logger(label: "FeatureKit.FeatureStore")
+    logger: Logger = Logger(label: "ReduxKit.FeatureKit.FeatureStore")
   ) {
     self.state = initialState
     self.handler = feature.handle()
@@ -60,7 +61,7 @@ public final class FeatureStore<Feature: StoreFeature> {
     // NB: one mutation through a stored key path: the macro's accessor builds a new key path
     // for every access in a generic class.
     let task = _$observationRegistrar.withMutation(of: self, keyPath: stateKeyPath) {
-      handler.handle(action: action, state: &_state)
+      handler.handle(action: action, state: &_state, logger: logger)
     }
     return start(task)
   }

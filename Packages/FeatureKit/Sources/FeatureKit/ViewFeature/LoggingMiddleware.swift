@@ -9,7 +9,9 @@ public struct LoggingMiddleware: ActionMiddleware {
   private let logger: Logger
 
   /// Logs to a logger labelled `category`.
-  public init(category: String = "FeatureKit", logLevel: Logger.Level = .debug) {
+  public init(
+    category: String = "ReduxKit.FeatureKit.LoggingMiddleware", logLevel: Logger.Level = .debug
+  ) {
     self.init(logger: Logger(label: category), logLevel: logLevel)
   }
 
