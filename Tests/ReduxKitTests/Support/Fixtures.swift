@@ -78,7 +78,7 @@ struct Captured: Equatable, CustomStringConvertible {
 
   var description: String {
     "\(level) \"\(message)\" \(metadata.sorted { $0.key < $1.key })"
-      + (error.map { " error: \($0)" } ?? "")
+      + (error.map { " with error \($0)" } ?? "")
   }
 }
 
