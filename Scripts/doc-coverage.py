@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Lists the public declarations of one module that have no doc comment.
+
+Usage: doc-coverage.py MODULE SOURCE_DIR SYMBOL_GRAPH_DIR
+
+Reads MODULE.symbols.json and MODULE@*.symbols.json (its extensions of other modules' types) in
+SYMBOL_GRAPH_DIR, as `swift package dump-symbol-graph` writes them, and prints one line
+`file:line: kind name` for every public or open symbol declared under SOURCE_DIR that carries no
+doc comment. Exits 1 when it prints any, 0 otherwise.
+
+Not counted, because their documentation comes from elsewhere:
+- members the compiler synthesizes from a protocol extension (`::SYNTHESIZED::` identifiers);
+- implementations of a protocol requirement or overrides that have no comment of their own: the
+  symbol graph then carries the requirement's comment (its `module` or `uri` names the
+  protocol's), which DocC shows, so they count as documented.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+
+def main() -> int:
+    if len(sys.argv) != 4:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    module, source_dir, graph_dir = sys.argv[1], Path(sys.argv[2]).resolve(), Path(sys.argv[3])
+    graphs = [graph_dir / f"{module}.symbols.json", *sorted(graph_dir.glob(f"{module}@*.symbols.json"))]
+    if not graphs[0].is_file():
+        print(f"doc-coverage: {graphs[0]} is missing", file=sys.stderr)
+        return 2
+
+    missing = set()
+    for graph in graphs:
+        with graph.open(encoding="utf-8") as file:
+            symbols = json.load(file)["symbols"]
+        for symbol in symbols:
+            if "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
+                continue
+            if symbol.get("accessLevel") not in ("public", "open"):
+                continue
+            uri = symbol.get("location", {}).get("uri")
+            if uri is None:
+                continue
+            path = Path(unquote(urlparse(uri).path))
+            if source_dir not in path.parents:
+                continue
+            lines = symbol.get("docComment", {}).get("lines", [])
+            if any(line.get("text", "").strip() for line in lines):
+                continue
+            line = symbol["location"]["position"]["line"] + 1
+            kind = symbol["kind"]["displayName"].lower()
+            name = ".".join(symbol["pathComponents"])
+            missing.add((os.path.relpath(path), line, kind, name))
+
+    for path, line, kind, name in sorted(missing):
+        print(f"{path}:{line}: undocumented {kind} {module}.{name}")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
