@@ -52,6 +52,8 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   ///     dispatch beyond it is refused with ``DispatchError/queueFull(capacity:)``.
   ///   - onLog: Receives timing logs and store events, on the thread where they happen. When
   ///     `nil`, the pipeline reads no clock.
+  /// - Complexity: O(*m* + *r*), where *m* is the number of middlewares and *r* the number of
+  ///   reducers.
   public init(
     initialState: State,
     middlewares: [AnyMiddleware<State, Action>] = [],
@@ -66,6 +68,9 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   }
 
   /// A store with an empty pipeline, for previews and tests that only read state.
+  ///
+  /// - Parameter state: The state the store owns.
+  /// - Returns: A store with no middleware, reducer or resolver.
   public static func previewState(_ state: State) -> Store {
     Store(initialState: state)
   }
@@ -78,6 +83,9 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   /// its middlewares started, ends every ``changes(of:)`` stream, and resumes every pending
   /// `dispatchWithResult`. Actions still queued are logged as ``Event/discarded(_:reason:)``.
   /// Calling it again does nothing.
+  ///
+  /// - Complexity: O(*q* + *t* + *s*), where *q* is the number of queued actions, *t* the
+  ///   number of running tasks and *s* the number of ``changes(of:)`` streams.
   public func shutdown() {
     worker.shutdown()
   }
