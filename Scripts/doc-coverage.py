@@ -9,6 +9,7 @@ SYMBOL_GRAPH_DIR, as `swift package dump-symbol-graph` writes them, and prints o
 doc comment. Exits 1 when it prints any, 0 otherwise.
 
 Not counted, because their documentation comes from elsewhere:
+- the extension blocks of extensions to other modules' types (their members are counted);
 - members the compiler synthesizes from a protocol extension (`::SYNTHESIZED::` identifiers);
 - implementations of a protocol requirement or overrides that have no comment of their own: the
   symbol graph then carries the requirement's comment (its `module` or `uri` names the
@@ -39,6 +40,8 @@ def main() -> int:
         for symbol in symbols:
             if "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
                 continue
+            if symbol["kind"]["identifier"] == "swift.extension":
+                continue  # the block of an extension to another module's type: its members count
             if symbol.get("accessLevel") not in ("public", "open"):
                 continue
             uri = symbol.get("location", {}).get("uri")

@@ -83,7 +83,7 @@ for module in "${order[@]}"; do
   echo "==> $package: symbol graphs"
   log="$work/dump.log"
   if ! swift package --package-path "$package" -Xswiftc -warnings-as-errors \
-    dump-symbol-graph >"$log" 2>&1; then
+    dump-symbol-graph --emit-extension-block-symbols >"$log" 2>&1; then
     tail -n 40 "$log"
     echo "docs: building $package failed"
     exit 1
