@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Lists the public declarations of one module that have no doc comment.
 
-Usage: doc-coverage.py MODULE SOURCE_DIR SYMBOL_GRAPH_DIR
+Usage: doc-coverage.py MODULE SOURCE_DIR SYMBOL_GRAPH_DIR [PENDING_NAME ...]
 
 Reads MODULE.symbols.json and MODULE@*.symbols.json (its extensions of other modules' types) in
 SYMBOL_GRAPH_DIR, as `swift package dump-symbol-graph` writes them, and prints one line
-`file:line: kind name` for every public or open symbol declared under SOURCE_DIR that carries no
-doc comment. Exits 1 when it prints any, 0 otherwise.
+`file:line: undocumented kind Module.Name` for every public or open symbol declared under
+SOURCE_DIR that carries no doc comment. Exits 1 when it prints any, 0 otherwise.
+
+A PENDING_NAME (`Module.Type.member`, as printed) is a known gap that is being documented
+elsewhere: it is printed as pending and does not fail the check. A pending name that is
+documented now is reported, so that the list can shrink.
 
 Not counted, because their documentation comes from elsewhere:
 - the extension blocks of extensions to other modules' types (their members are counted);
@@ -24,10 +28,11 @@ from urllib.parse import unquote, urlparse
 
 
 def main() -> int:
-    if len(sys.argv) != 4:
+    if len(sys.argv) < 4:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     module, source_dir, graph_dir = sys.argv[1], Path(sys.argv[2]).resolve(), Path(sys.argv[3])
+    pending = {name for name in sys.argv[4:] if name.startswith(f"{module}.")}
     graphs = [graph_dir / f"{module}.symbols.json", *sorted(graph_dir.glob(f"{module}@*.symbols.json"))]
     if not graphs[0].is_file():
         print(f"doc-coverage: {graphs[0]} is missing", file=sys.stderr)
@@ -55,12 +60,19 @@ def main() -> int:
                 continue
             line = symbol["location"]["position"]["line"] + 1
             kind = symbol["kind"]["displayName"].lower()
-            name = ".".join(symbol["pathComponents"])
+            name = f"{module}." + ".".join(symbol["pathComponents"])
             missing.add((os.path.relpath(path), line, kind, name))
 
+    failures = 0
     for path, line, kind, name in sorted(missing):
-        print(f"{path}:{line}: undocumented {kind} {module}.{name}")
-    return 1 if missing else 0
+        if name in pending:
+            print(f"{path}:{line}: undocumented {kind} {name} (pending: not failing)")
+        else:
+            print(f"{path}:{line}: undocumented {kind} {name}")
+            failures += 1
+    for name in sorted(pending - {name for _, _, _, name in missing}):
+        print(f"doc-coverage: {name} is documented now (or gone): drop it from the pending list")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
