@@ -5,9 +5,9 @@
 # Usage: Scripts/docs.sh [MODULE ...]   (default: every module; a module's dependencies come too,
 #                                        since its cross-module links resolve against their archives)
 #
-# Symbol graphs come from `swift package dump-symbol-graph` after the same build Scripts/test.sh
-# runs (same flags, tests included), so after test.sh the build step is a no-op and this takes
-# seconds; on a fresh tree it builds each package first, and test.sh then finds them built.
+# Symbol graphs come from `swift package dump-symbol-graph`, built with Scripts/test.sh's flags,
+# so after test.sh the build step is a no-op and this takes seconds; on a fresh tree it builds
+# each package as test.sh does (tests included), and test.sh then finds them built.
 #
 # Linking to another module's symbol: write ``/ReduxCore/Store`` (leading slash, module first).
 # Each module is converted with its dependencies' archives as `--dependency` (DocC's external link
@@ -85,29 +85,35 @@ rm -rf "$output"
 mkdir -p "$output/modules"
 problems=0
 
-# 1. Symbol graphs, one dump per package (a dump writes every module of the package).
-# NB: the build is Scripts/test.sh's own command, so that after test.sh it has nothing to do. It
-# includes the tests because dump-symbol-graph also extracts the test modules, and fails when
-# they were never built.
+# 1. Symbol graphs, one dump per package (a dump writes every module of the package). Its build
+# has test.sh's flags, so after test.sh it has nothing to do.
+dump_symbol_graphs() {
+  swift package --package-path "$1" -Xswiftc -warnings-as-errors \
+    dump-symbol-graph --emit-extension-block-symbols >"$log" 2>&1
+}
 declare -A dumped
+log="$work/dump.log"
 for module in "${order[@]}"; do
   [ -n "${selected[$module]:-}" ] || continue
   package=${package_of[$module]}
   [ -z "${dumped[$package]:-}" ] || continue
   dumped[$package]=1
-  echo "==> ${package/#./the root package}: build, symbol graphs"
-  log="$work/dump.log"
-  if ! swift build --package-path "$package" --build-tests -Xswiftc -warnings-as-errors \
-    >"$log" 2>&1; then
-    tail -n 40 "$log"
-    echo "docs: building $package failed"
-    exit 1
-  fi
-  if ! swift package --package-path "$package" -Xswiftc -warnings-as-errors \
-    dump-symbol-graph --emit-extension-block-symbols >"$log" 2>&1; then
-    tail -n 40 "$log"
-    echo "docs: extracting the symbol graphs of $package failed"
-    exit 1
+  echo "==> ${package/#./the root package}: symbol graphs"
+  if ! dump_symbol_graphs "$package"; then
+    # NB: dump-symbol-graph builds the library targets only, but also extracts the test modules,
+    # and fails when those were never built (a fresh tree): build as test.sh does, then retry.
+    echo "==> ${package/#./the root package}: build with tests first"
+    if ! swift build --package-path "$package" --build-tests -Xswiftc -warnings-as-errors \
+      >"$log" 2>&1; then
+      tail -n 40 "$log"
+      echo "docs: building $package failed"
+      exit 1
+    fi
+    if ! dump_symbol_graphs "$package"; then
+      tail -n 40 "$log"
+      echo "docs: extracting the symbol graphs of $package failed"
+      exit 1
+    fi
   fi
   graphs=$(sed -n 's/^Files written to //p' "$log")
   if [ ! -d "$graphs" ]; then
@@ -180,7 +186,7 @@ for module in "${order[@]}"; do
     [ "${#catalog_argument[@]}" -eq 0 ] || archives+=("$archive")
   else
     # One `file:line:column: error: message` per problem; the fix-it suggestions are left out.
-    grep -v -e ': fixit: ' -e '^///' "$work/docc.log" | sed "s|^$root/||"
+    { grep -v -e ': fixit: ' -e '^///' "$work/docc.log" || true; } | sed "s|^$root/||"
     echo "docs: $module: DocC reported the problems above"
     problems=$((problems + 1))
   fi
