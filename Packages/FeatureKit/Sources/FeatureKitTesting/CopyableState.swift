@@ -13,5 +13,8 @@
 /// }
 /// ```
 public protocol CopyableState: AnyObject {
+  /// A new object with the same values, which later changes to this one do not affect.
+  ///
+  /// - Returns: The copy.
   func copy() -> Self
 }

@@ -1,6 +1,6 @@
 public import FeatureKit
 
-/// Drives a ``StoreFeature`` in a test: send actions, check the state they leave.
+/// Drives a ``/FeatureKit/StoreFeature`` in a test: send actions, check the state they leave.
 ///
 /// ```swift
 /// @MainActor @Test func loads() async {
@@ -11,24 +11,35 @@ public import FeatureKit
 /// }
 /// ```
 ///
-/// The feature runs in a real ``FeatureStore``: `.run` tasks run on its task runtime and
-/// `.cancel` cancels them. `send` returns once the action is handled; ``finish()`` waits for
-/// the tasks. A test that releases the store while tasks still run fails (as in TCA), unless
-/// ``allowsRunningTasksAtEnd`` is set.
+/// The feature runs in a real ``/FeatureKit/FeatureStore``: `.run` tasks run on its task
+/// runtime and `.cancel` cancels them. `send` returns once the action is handled; ``finish()``
+/// waits for the tasks. A test that releases the store while tasks still run fails (as in TCA),
+/// unless ``allowsRunningTasksAtEnd`` is set.
 @MainActor
 public final class TestStore<Feature: StoreFeature> {
+  /// The feature's state.
   public typealias State = Feature.State
+  /// The feature's actions.
   public typealias Action = Feature.Action
 
   /// Every action handled so far, in order, the ones tasks sent included.
   public private(set) var actionHistory: [Action] = []
   /// Whether the test may end with tasks running; they are cancelled then.
   public var allowsRunningTasksAtEnd: Bool
+  /// Where failed expectations are reported.
   public let assertionProvider: any AssertionProvider
 
   private let store: FeatureStore<Feature>
   private let createdAt: TestLocation
 
+  /// Creates a test store running `feature` from `initialState`.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the feature starts with.
+  ///   - feature: The feature under test.
+  ///   - assertionProvider: Where failed expectations are reported: Swift Testing by default.
+  ///   - allowsRunningTasksAtEnd: Whether the test may end with tasks running.
+  ///   - location: Where the store was made: a store released with tasks running fails there.
   public init(
     initialState: State,
     feature: Feature,
@@ -59,9 +70,15 @@ public final class TestStore<Feature: StoreFeature> {
   public var runningTaskCount: Int { store.runningTaskCount }
 
   /// Whether a task with this id runs.
+  ///
+  /// - Parameter id: The task's id.
+  /// - Returns: `true` while the task runs, until it is cancelled or replaced.
   public func isTaskRunning(id: some Hashable & Sendable) -> Bool { store.isTaskRunning(id: id) }
 
   /// Handles `action` and returns the new state.
+  ///
+  /// - Parameter action: The action to handle.
+  /// - Returns: The state after the action (its task may still run).
   @discardableResult
   public func send(_ action: Action) async -> State {
     store.send(action)
@@ -69,6 +86,14 @@ public final class TestStore<Feature: StoreFeature> {
   }
 
   /// Handles `action` and checks its result against the state before it with `update` applied.
+  ///
+  /// A class state must conform to ``CopyableState``; otherwise this fails and says so.
+  ///
+  /// - Parameters:
+  ///   - action: The action to handle.
+  ///   - update: Applies to a copy of the state before the action what the action should do.
+  ///   - location: Where the expectation was written.
+  /// - Returns: The state after the action.
   @discardableResult
   public func send(
     _ action: Action, expecting update: (inout State) -> Void,
@@ -87,6 +112,11 @@ public final class TestStore<Feature: StoreFeature> {
   /// Pass the closure with its label: a trailing closure is an `expecting` update when the
   /// state is `Equatable`. (With a class state both would accept `{ $0.name = "Ada" }`, and the
   /// read-only one would mutate the live state and check nothing.)
+  ///
+  /// - Parameters:
+  ///   - action: The action to handle.
+  ///   - assert: Checks the state after the action, with `#expect`.
+  /// - Returns: The state after the action.
   @_disfavoredOverload
   @discardableResult
   public func send(_ action: Action, assert: (State) -> Void) async -> State {
@@ -96,6 +126,13 @@ public final class TestStore<Feature: StoreFeature> {
   }
 
   /// Handles `action` and checks one property of the new state.
+  ///
+  /// - Parameters:
+  ///   - action: The action to handle.
+  ///   - keyPath: The property to check.
+  ///   - expected: Its expected value after the action.
+  ///   - location: Where the expectation was written.
+  /// - Returns: The state after the action.
   @discardableResult
   public func send<Value: Equatable>(
     _ action: Action, _ keyPath: KeyPath<State, Value>, _ expected: Value,
@@ -108,7 +145,15 @@ public final class TestStore<Feature: StoreFeature> {
     return store.state
   }
 
-  /// Handles `action` and checks one property of the new state.
+  /// Handles `action` and checks one property of the new state: the labelled spelling of
+  /// ``send(_:_:_:location:)``.
+  ///
+  /// - Parameters:
+  ///   - action: The action to handle.
+  ///   - keyPath: The property to check.
+  ///   - expected: Its expected value after the action.
+  ///   - location: Where the expectation was written.
+  /// - Returns: The state after the action.
   @discardableResult
   public func send<Value: Equatable>(
     _ action: Action, expecting keyPath: KeyPath<State, Value>, toBe expected: Value,
@@ -119,6 +164,8 @@ public final class TestStore<Feature: StoreFeature> {
 
   /// Waits until every task has ended, including tasks started by actions that tasks sent,
   /// and returns the state then.
+  ///
+  /// - Returns: The state once no task runs.
   @discardableResult
   public func finish() async -> State {
     await store.waitUntilIdle()
@@ -126,6 +173,8 @@ public final class TestStore<Feature: StoreFeature> {
   }
 
   /// Cancels every running task and waits for them to end.
+  ///
+  /// - Complexity: O(*n*) to cancel, where *n* is the number of running tasks.
   public func cancelRunningTasks() async {
     store.cancelAllTasks()
     await store.waitUntilIdle()

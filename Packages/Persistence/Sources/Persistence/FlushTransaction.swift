@@ -8,6 +8,9 @@ public struct FlushTransaction: Sendable {
   let run: @Sendable (_ body: () async throws -> Void) async throws -> Void
 
   /// Creates a transaction from a function that runs `body` and then commits.
+  ///
+  /// - Parameter run: Runs the flush's `body` (every writer's `persist`, in order), then
+  ///   commits what it staged. It throws to fail the whole flush.
   public init(_ run: @escaping @Sendable (_ body: () async throws -> Void) async throws -> Void) {
     self.run = run
   }

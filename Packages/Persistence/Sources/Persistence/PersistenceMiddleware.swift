@@ -34,8 +34,8 @@ import ReduxCore
 /// explicit flush, a drained change is persisted within `maxWait` plus the duration of one flush,
 /// unless flushes fail (then at the first successful retry).
 ///
-/// Timers read the injected `clock` (a `TestClock` in tests) and run on ReduxCore's
-/// ``TaskManager``.
+/// Timers read the injected `clock` (ReduxCoreTesting's `ManualClock` in tests) and run on
+/// ReduxCore's ``/ReduxCore/TaskManager``.
 @MainActor
 @Observable
 public final class PersistenceMiddleware<State> {
@@ -82,6 +82,8 @@ public final class PersistenceMiddleware<State> {
   ///   - clock: The clock the debounce, `maxWait` and retries read.
   ///   - transaction: Wraps each flush, so a database can commit all writers atomically.
   ///   - logger: Receives failures (error), retries and the loop warning (warning).
+  ///
+  /// `maxWait` must be at least `debounce`, and `debounce` not negative.
   public init(
     writers: [StateWriter<State>],
     debounce: Duration = .milliseconds(250),
@@ -214,9 +216,13 @@ public final class PersistenceMiddleware<State> {
 
   /// Persists everything drained so far, now, and returns when it is persisted.
   ///
+  /// A flush already running is waited for first; then one flush persists everything pending.
+  ///
   /// - Throws: ``PersistenceMiddlewareError/flushFailed(underlying:pending:)`` when it could not persist
   ///   (the changes stay pending and are retried), ``PersistenceMiddlewareError/shutdown`` after
   ///   ``shutdown()``.
+  /// - Complexity: O(*w* + *c*) on the main actor, for *w* writers and *c* pending changes,
+  ///   plus the writers' `persist` calls.
   public func flush() async throws(PersistenceMiddlewareError) {
     guard !isShuttingDown else { throw .shutdown }
     try await performFlush()
@@ -226,6 +232,8 @@ public final class PersistenceMiddleware<State> {
   ///
   /// - Throws: ``PersistenceMiddlewareError/flushFailed(underlying:pending:)`` when the last flush
   ///   failed; the changes stay pending, and calling `shutdown()` again retries them.
+  /// - Complexity: O(*w* + *c*) on the main actor, for *w* writers and *c* pending changes,
+  ///   plus the writers' `persist` calls.
   public func shutdown() async throws(PersistenceMiddlewareError) {
     isShuttingDown = true
     status.isShutdown = true

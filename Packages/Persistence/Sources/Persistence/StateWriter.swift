@@ -45,6 +45,9 @@ public final class StateWriter<State> {
   /// Takes everything pending and returns the work that persists it, or `nil` when nothing is
   /// pending. If the work throws, the batch is put back (underneath newer changes) and the
   /// error is rethrown.
+  ///
+  /// - Returns: The work that hands the batch to `persist`, or `nil` when nothing is pending.
+  /// - Complexity: O(*c*), where *c* is the number of pending changes.
   public func flush() -> (@Sendable () async throws -> Void)? {
     guard let batch = base.takeBatch() else { return nil }
     return {

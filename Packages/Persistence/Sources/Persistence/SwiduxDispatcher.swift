@@ -9,5 +9,7 @@ public protocol SwiduxDispatcher<Action> {
   associatedtype Action
 
   /// Reduces `action` and starts its effect.
+  ///
+  /// - Parameter action: The action to reduce.
   func send(_ action: Action)
 }

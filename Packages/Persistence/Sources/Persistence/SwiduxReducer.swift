@@ -23,5 +23,11 @@ public protocol SwiduxReducer<State, Action, RootAction, Environment> {
   associatedtype Environment
 
   /// Mutates `state` for `action` and returns the async work to run next, if any.
+  ///
+  /// - Parameters:
+  ///   - state: The state to mutate.
+  ///   - action: The action to handle.
+  ///   - environment: The services the reducer and its effect may use.
+  /// - Returns: The effect to run after the state is stored, or `nil`.
   func reduce(state: inout State, action: Action, environment: Environment) -> Effect<RootAction>?
 }

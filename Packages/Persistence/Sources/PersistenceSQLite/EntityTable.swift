@@ -22,11 +22,16 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   public let name: String
 
   /// Names the table for `Entity`.
+  ///
+  /// - Parameter name: The SQL table's name; it is quoted, so any name works.
   public init(_ name: String) {
     self.name = name
   }
 
   /// Creates the table. Call it from a migration.
+  ///
+  /// - Parameter db: The migration's database connection.
+  /// - Throws: GRDB's `DatabaseError`, for instance when the table already exists.
   public func create(in db: Database) throws {
     // NB: `id` has no declared type, so it is not an alias of the rowid: the rowid then keeps
     // first-insertion order, which an upsert preserves and `load` reads back.

@@ -6,7 +6,18 @@ extension PersistenceMiddleware {
   /// database holds all of a flush, across all writers, or none of it.
   ///
   /// The parameters other than `database` are those of
-  /// ``PersistenceMiddleware/init(writers:debounce:maxWait:retry:loopThreshold:clock:transaction:logger:)``.
+  /// ``/Persistence/PersistenceMiddleware/init(writers:debounce:maxWait:retry:loopThreshold:clock:transaction:logger:)``.
+  ///
+  /// - Parameters:
+  ///   - database: The database every flush commits to, in one transaction.
+  ///   - writers: One per `EntityStore`, flushed in this order (leaf entities first); make them
+  ///     with `StateWriter(keyPath:table:database:)` on the same database.
+  ///   - debounce: The quiet time after the last drain before a flush (default 250 ms).
+  ///   - maxWait: The longest a drained change waits for a flush (default 1 s).
+  ///   - retry: The backoff between retries of a failed flush.
+  ///   - loopThreshold: Drains in one flush window beyond which a warning is logged, once.
+  ///   - clock: The clock the debounce, `maxWait` and retries read.
+  ///   - logger: Receives failures (error), retries and the loop warning (warning).
   public convenience init(
     database: SQLiteDatabase,
     writers: [StateWriter<State>],

@@ -35,6 +35,8 @@ public final class SQLiteDatabase: Sendable {
   ///   ``SQLiteDatabaseError/corrupt(path:detail:)``,
   ///   ``SQLiteDatabaseError/newerSchema(path:unknownMigrations:)`` (the file is left
   ///   untouched), ``SQLiteDatabaseError/readOnly``, ``SQLiteDatabaseError/cannotOpen(path:)``.
+  /// - Complexity: O(*f*) for the integrity check, where *f* is the size of the file, plus the
+  ///   migrations not applied yet.
   public convenience init(
     path: String,
     migrator: DatabaseMigrator,
@@ -52,6 +54,13 @@ public final class SQLiteDatabase: Sendable {
   }
 
   /// Creates a private in-memory database and migrates it: for tests and previews.
+  ///
+  /// - Parameters:
+  ///   - migrator: The app's schema migrations.
+  ///   - configuration: GRDB options.
+  /// - Returns: An empty, migrated database that lives as long as the returned value.
+  /// - Throws: ``SQLiteDatabaseError`` when a migration fails.
+  /// - Complexity: The cost of the migrations.
   public static func inMemory(
     migrator: DatabaseMigrator, configuration: Configuration = Configuration()
   ) throws(SQLiteDatabaseError) -> SQLiteDatabase {
@@ -94,8 +103,11 @@ public final class SQLiteDatabase: Sendable {
   /// Loads every entity of `table` into a store that records no changes (hydration), in the
   /// order the entities were first written.
   ///
+  /// - Parameter table: The table to read.
+  /// - Returns: Every entity of the table, in first-written order, with no recorded change.
   /// - Throws: ``SQLiteDatabaseError/undecodable(table:id:underlying:)`` when a row no longer
   ///   decodes (nothing is skipped silently), or the database's failure.
+  /// - Complexity: O(*n*) rows read and decoded, where *n* is the number of rows.
   public func load<Entity>(
     _ table: EntityTable<Entity>
   ) async throws(SQLiteDatabaseError) -> EntityStore<Entity> {
@@ -109,8 +121,11 @@ public final class SQLiteDatabase: Sendable {
   // MARK: - Writing
 
   /// Commits every writer's batch of a flush in one transaction: after a crash the database
-  /// holds all of a flush or none of it. ``PersistenceMiddleware/init(database:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``
+  /// holds all of a flush or none of it.
+  /// ``Persistence/PersistenceMiddleware/init(database:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``
   /// sets it for you.
+  ///
+  /// Committing costs O(*c*) statements, where *c* is the number of changes in the flush.
   public var flushTransaction: FlushTransaction {
     FlushTransaction(commitAsOne)
   }
@@ -130,6 +145,13 @@ public final class SQLiteDatabase: Sendable {
 
   /// The `persist` function of a writer for `table`: inside a ``flushTransaction`` it joins the
   /// flush's transaction; on its own it commits one transaction per call.
+  ///
+  /// - Parameter table: The table the writes and deletions go to.
+  /// - Returns: A function that upserts `writes` and deletes `deletions`. It throws a
+  ///   ``SQLiteDatabaseError`` (``SQLiteDatabaseError/unencodable(table:id:underlying:)`` for an
+  ///   entity that does not encode) and then writes nothing.
+  /// - Complexity: Each call costs O(*w* + *d*) statements, for *w* writes and *d* deletions,
+  ///   plus encoding the written entities.
   public func persist<Entity>(
     to table: EntityTable<Entity>
   ) -> @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void {

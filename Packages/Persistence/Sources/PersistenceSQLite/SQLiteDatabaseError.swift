@@ -2,7 +2,7 @@ public import GRDB
 
 /// Why a ``SQLiteDatabase`` could not open, read or write. Nothing already committed to the
 /// database is lost by any of these: the failed write is rolled back, and the changes it carried
-/// stay pending in the ``Persistence/PersistenceMiddleware``.
+/// stay pending in the ``/Persistence/PersistenceMiddleware``.
 public enum SQLiteDatabaseError: Error, Sendable {
   /// The file exists but is not a SQLite database.
   case notADatabase(path: String)

@@ -7,6 +7,11 @@ extension StateWriter {
   /// Inside a flush of a ``PersistenceMiddleware`` created with
   /// ``PersistenceMiddleware/init(database:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``,
   /// its writes join the flush's single transaction.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the store lives in the state.
+  ///   - table: The table its entities are written to.
+  ///   - database: The database that holds `table`.
   public convenience init<Entity>(
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     table: EntityTable<Entity>,

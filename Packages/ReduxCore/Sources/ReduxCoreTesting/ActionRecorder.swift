@@ -16,6 +16,8 @@ public final class ActionRecorder<State: ReduxState, Action: ReduxAction>: Senda
   private let recorded = Mutex<[Action]>([])
   private let id: String
 
+  /// Creates an empty recorder.
+  ///
   /// - Parameter id: The id of the recording middleware.
   public init(id: String = "ActionRecorder") {
     self.id = id
@@ -30,11 +32,15 @@ public final class ActionRecorder<State: ReduxState, Action: ReduxAction>: Senda
   }
 
   /// Every action recorded so far, in processing order.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of recorded actions: it copies them.
   public var actions: [Action] {
     recorded.withLock { $0 }
   }
 
   /// Forgets every recorded action.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of recorded actions.
   public func reset() {
     recorded.withLock { $0 = [] }
   }

@@ -10,14 +10,38 @@ import Synchronization
 /// NB: swift-clocks' `TestClock` yields with `Task.megaYield()`, which spawns detached
 /// background-priority tasks on every advance; on Linux (Swift 6.3.1) a test process doing that
 /// alongside other suites hung at exit in about one run in eight.
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
+/// while clock.sleeperCount == 0 { await Task.yield() }  // the sleeper is registered
+/// await clock.advance(by: .seconds(1))                   // and wakes now, not in a second
+/// try await sleeper.value
+/// ```
 public final class ManualClock: Clock, Sendable {
+  /// A point in a ``ManualClock``'s time: the duration since the clock was created.
   public struct Instant: InstantProtocol {
     /// The time since the clock was created.
     public var offset: Duration
 
+    /// Creates the instant `offset` after the clock's creation.
+    ///
+    /// - Parameter offset: The time since the clock was created.
     public init(offset: Duration) { self.offset = offset }
+
+    /// The instant `duration` after this one.
+    ///
+    /// - Parameter duration: How far to move; negative moves back.
+    /// - Returns: The later (or earlier) instant.
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+
+    /// The time from this instant to `other`.
+    ///
+    /// - Parameter other: Another instant of the same clock.
+    /// - Returns: `other` minus this instant; negative when `other` is earlier.
     public func duration(to other: Instant) -> Duration { other.offset - offset }
+
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
@@ -35,11 +59,23 @@ public final class ManualClock: Clock, Sendable {
 
   private let state = Mutex(State())
 
+  /// Creates a clock at offset zero, with no sleeper.
   public init() {}
 
+  /// The current instant: the sum of every ``advance(by:)`` so far.
   public var now: Instant { state.withLock { $0.now } }
+
+  /// Zero: the clock moves by exactly what a test advances it by.
   public var minimumResolution: Duration { .zero }
 
+  /// Suspends until the clock is advanced to `deadline`, or returns at once if it already is.
+  ///
+  /// - Parameters:
+  ///   - deadline: The instant to wake at.
+  ///   - tolerance: Ignored: a sleeper wakes on the ``advance(by:)`` that reaches its deadline.
+  /// - Throws: `CancellationError` if the task is cancelled before or while it sleeps.
+  /// - Complexity: O(1) to register; O(*s*) when cancelled, where *s* is the number of
+  ///   sleepers.
   public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
     try Task.checkCancellation()
     let id = state.withLock { state in
@@ -67,6 +103,11 @@ public final class ManualClock: Clock, Sendable {
   public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
   /// Moves time forward and wakes every sleeper whose deadline has come, earliest first.
+  ///
+  /// It resumes the sleepers and returns: it does not wait for the woken tasks to run.
+  ///
+  /// - Parameter duration: How far to move the clock.
+  /// - Complexity: O(*s* log *s*), where *s* is the number of sleepers.
   public func advance(by duration: Duration) async {
     let due = state.withLock { state in
       state.now = state.now.advanced(by: duration)

@@ -5,6 +5,12 @@ extension Store {
   /// actions dispatched while they ran.
   ///
   /// Middleware tasks may still be running; use ``settle()`` to wait for them too.
+  ///
+  /// ```swift
+  /// store.dispatch(.increment)
+  /// await store.processQueuedActions()
+  /// #expect(store.count == 1)
+  /// ```
   public func processQueuedActions() async {
     await waitForQueueIdle()
   }

@@ -6,12 +6,14 @@ import Synchronization
 /// builder receives.
 @MainActor
 public protocol DLViewModelProtocol: AnyObject, Identifiable {
+  /// The state object the view model runs its reducer on.
   associatedtype State: BusinessState
+  /// The state object: what a screen renders.
   var state: State { get }
 }
 
 /// A screen's model: runs a ``FeatureReducer`` on its state object and its procedures on a
-/// ``TaskManager`` (DLVVM's `DLViewModel`, with no UI framework).
+/// ``/ReduxCore/TaskManager`` (DLVVM's `DLViewModel`, with no UI framework).
 ///
 /// ```swift
 /// let counter = ViewModelOf<Counter>(initialState: .init(), reducer: Counter())
@@ -24,6 +26,7 @@ public protocol DLViewModelProtocol: AnyObject, Identifiable {
 @Observable
 @dynamicMemberLookup
 public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
+  /// The actions of the state's reducer.
   public typealias Action = State.R.Action
 
   /// The state object. Replacing it (for example after a restore) moves the view model to it.
@@ -34,6 +37,7 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
     }
   }
 
+  /// The reducer that handles every action sent to this view model.
   public let reducer: State.R
   public nonisolated let id = ViewModelID()
 
@@ -48,6 +52,8 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
   /// Creates a view model.
   ///
   /// - Parameters:
+  ///   - initialState: The state object; the view model mutates it in place.
+  ///   - reducer: Handles every action sent to the view model.
   ///   - clock: The clock of `.timer` procedures; children made by `scope` share it.
   ///   - logger: Where procedure failures with no `catch` are reported.
   public init(
@@ -76,13 +82,17 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
     }
   }
 
+  /// Reads a value of the state: `viewModel.count` for `viewModel.state.count`.
+  ///
+  /// - Parameter keyPath: The value's key path in the state.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     state[keyPath: keyPath]
   }
 
   /// Runs the reducer for `action` now, then starts the procedure it returned.
   ///
-  /// - Returns: A task that ends when that procedure ends.
+  /// - Parameter action: The action to reduce.
+  /// - Returns: A task that ends when that procedure ends (already ended for `.none`).
   @discardableResult
   public func send(_ action: Action) -> Task<Void, Never> {
     // NB: `_state`, not `state`: sending is not a read to observe, and the macro's accessor
@@ -112,6 +122,12 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
   /// A view model for the child state at `keyPath`, whose events reach this view model as the
   /// actions `event` maps them to (synchronously; `nil` delivers nothing). The same child state
   /// gets the same view model.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the child state lives in this view model's state.
+  ///   - event: Maps the child's events to this view model's actions.
+  ///   - reducer: The child's reducer.
+  /// - Returns: The child state's view model, made on first use and then cached.
   public func scope<Child: BusinessState>(
     state keyPath: KeyPath<State, Child>,
     event: ((Child.R.Event) -> Action?)? = nil,
@@ -122,6 +138,13 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
 
   /// A view model for `child`, whose events reach this view model as the actions `event` maps
   /// them to.
+  ///
+  /// - Parameters:
+  ///   - child: The child state object.
+  ///   - event: Maps the child's events to this view model's actions (synchronously; `nil`
+  ///     delivers nothing).
+  ///   - reducer: The child's reducer.
+  /// - Returns: The child state's view model, made on first use and then cached.
   public func scope<Child: BusinessState>(
     state child: Child,
     event: ((Child.R.Event) -> Action?)? = nil,

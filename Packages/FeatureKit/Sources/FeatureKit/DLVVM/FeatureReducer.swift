@@ -18,17 +18,31 @@
 /// }
 /// ```
 public protocol FeatureReducer<State, Action, Event> {
+  /// The state object the reducer mutates.
   associatedtype State: BusinessState
+  /// The actions the reducer handles.
   associatedtype Action: Sendable
   /// What the feature tells its parent (`fireEvent`); `Void` when it tells nothing.
   associatedtype Event = Void
 
+  /// Mutates `state` for `action` and returns the side effect to run next.
+  ///
+  /// - Parameters:
+  ///   - state: The state object; mutate it in place.
+  ///   - action: The action to handle.
+  /// - Returns: The procedure the view model starts, or ``Procedure/none``.
   @MainActor func reduce(into state: State, action: Action) -> Procedure<Action, State>
 }
 
 extension FeatureReducer {
   /// Delivers `event` to the parent of the view model showing `state`, synchronously: the
   /// parent's reducer has run when this returns. Nothing happens if no parent listens.
+  ///
+  /// - Parameters:
+  ///   - event: What to tell the parent.
+  ///   - state: The state of the view model whose parent hears the event.
+  /// - Complexity: O(*l* log *l*) for *l* listeners of `state` (usually one), plus what their
+  ///   reducers do.
   @MainActor
   public func fireEvent(_ event: Event, with state: State) {
     StateChannels.fire(event, from: state)

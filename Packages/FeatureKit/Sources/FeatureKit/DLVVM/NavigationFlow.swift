@@ -16,6 +16,7 @@
 /// reducer routes with `route(childState:…)`, a deep link names the screens and the flow knows
 /// how to reach each from the one before.
 public struct NavigationFlow<Screen> {
+  /// Turns a screen's view model into what the front end renders, or `nil` to render nothing.
   public typealias ScreenBuilder = @MainActor (any DLViewModelProtocol) -> Screen?
 
   /// The state types this flow shows.
@@ -23,6 +24,12 @@ public struct NavigationFlow<Screen> {
   let screenBuilder: ScreenBuilder
   private(set) var routes: [RegisteredRoute] = []
 
+  /// Creates a flow with no registered route.
+  ///
+  /// - Parameters:
+  ///   - stateTypeList: The state types its navigators may show; routing to another type
+  ///     throws ``RouteError/unregisteredState(_:)``.
+  ///   - viewBuilder: Turns each screen's view model into what the front end renders.
   public init(stateTypeList: [any NavigatableState.Type], viewBuilder: @escaping ScreenBuilder) {
     self.stateTypeList = stateTypeList
     self.screenBuilder = viewBuilder
@@ -31,8 +38,14 @@ public struct NavigationFlow<Screen> {
   /// This flow, plus a route from `Parent` to the child state at `childState` (registering the
   /// child's type too), for deep links and restoration.
   ///
-  /// - Parameter makeState: Makes the child state when a deep link reaches a parent whose
-  ///   child state is `nil`. A restored parent that already holds one keeps it.
+  /// - Parameters:
+  ///   - childState: Where the parent holds the child state.
+  ///   - event: Maps the child's events to the parent's actions.
+  ///   - reducer: The child's reducer.
+  ///   - makeState: Makes the child state when a deep link reaches a parent whose child state
+  ///     is `nil`. A restored parent that already holds one keeps it.
+  /// - Returns: A copy of this flow with the route added.
+  /// - Complexity: O(*t* + *r*), for *t* state types and *r* registered routes (the copy).
   @MainActor
   public func registering<Parent: NavigatableState, Child: NavigatableState>(
     _ childState: ReferenceWritableKeyPath<Parent, Child?>,

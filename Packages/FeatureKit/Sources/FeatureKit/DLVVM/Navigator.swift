@@ -17,7 +17,9 @@ public import Observation
 public final class Navigator<Screen> {
   /// One routed screen.
   public struct Entry {
+    /// How the screen was shown.
     public let style: RouteStyle
+    /// The screen's view model.
     public let viewModel: any DLViewModelProtocol
     let detach: () -> Void
     /// The screen this one replaced: hidden, but alive, since this screen's events go to it.
@@ -29,11 +31,18 @@ public final class Navigator<Screen> {
   /// The routed screens, bottom first.
   public private(set) var stack: [Entry] = []
 
+  /// The screens this navigator may show, and how to build them.
   @ObservationIgnored public let flow: NavigationFlow<Screen>
   @ObservationIgnored private let logger: Logger
   /// Roots replaced by `.replace` routes: hidden, but alive, since the new root's events go to them.
   @ObservationIgnored private var replacedRoots: [any DLViewModelProtocol] = []
 
+  /// Creates a navigator showing `root` alone.
+  ///
+  /// - Parameters:
+  ///   - flow: The screens it may show and how to build them.
+  ///   - root: The bottom screen's view model.
+  ///   - logger: Where refused routes are reported.
   public init<Root: NavigatableState>(
     flow: NavigationFlow<Screen>,
     root: DLViewModel<Root>,
@@ -54,6 +63,8 @@ public final class Navigator<Screen> {
   }
 
   /// What the front end renders, bottom first: the flow's builder applied to every screen.
+  ///
+  /// - Complexity: O(*n*) builder calls, for *n* screens.
   public var screens: [Screen] {
     ([root] + stack.map(\.viewModel)).compactMap { flow.screenBuilder($0) }
   }
@@ -62,6 +73,8 @@ public final class Navigator<Screen> {
   public var top: any DLViewModelProtocol { stack.last?.viewModel ?? root }
 
   /// The stack as data: save it with the root state, and ``restore(_:)`` it later.
+  ///
+  /// - Complexity: O(*n*), for *n* routed screens.
   public var routeStack: [RouteRecord] {
     stack.map {
       RouteRecord(state: String(reflecting: type(of: $0.viewModel.stateObject)), style: $0.style)
@@ -69,17 +82,23 @@ public final class Navigator<Screen> {
   }
 
   /// Removes the top screen (a back button).
+  ///
+  /// - Complexity: O(1), plus releasing the screen's view model.
   public func pop() {
     removeEntries(from: stack.count - 1)
   }
 
   /// Removes every routed screen.
+  ///
+  /// - Complexity: O(*n*), for *n* routed screens.
   public func popToRoot() {
     removeEntries(from: 0)
   }
 
   /// Removes the top presented screen and what it pushed; pops the top screen if none is
   /// presented.
+  ///
+  /// - Complexity: O(*n*), for *n* routed screens.
   public func dismiss() {
     removeEntries(from: stack.lastIndex { $0.style == .present } ?? stack.count - 1)
   }
@@ -87,6 +106,9 @@ public final class Navigator<Screen> {
   /// Follows `routes` from the root, replacing the current stack, after checking all of them:
   /// an invalid step throws and changes nothing.
   ///
+  /// - Parameter routes: The screens to show above the root, bottom first.
+  /// - Throws: ``RouteError/invalidDeepLink(index:_:)`` naming the first step the flow has no
+  ///   registered route for; the stack is then unchanged. The refusal is logged too.
   /// - Complexity: O(*n* × *r*) for *n* steps and *r* registered routes.
   public func open(_ routes: [RouteRecord]) throws(RouteError) {
     var parentType = type(of: root.stateObject) as? any NavigatableState.Type
@@ -111,6 +133,10 @@ public final class Navigator<Screen> {
 
   /// Rebuilds a saved stack over the current root, whose state (restored with it) already holds
   /// the child states: the same checks as ``open(_:)``.
+  ///
+  /// - Parameter routeStack: A saved ``routeStack``.
+  /// - Throws: ``RouteError``, as ``open(_:)`` does; the stack is then unchanged.
+  /// - Complexity: O(*n* × *r*) for *n* steps and *r* registered routes.
   public func restore(_ routeStack: [RouteRecord]) throws(RouteError) {
     try open(routeStack)
   }

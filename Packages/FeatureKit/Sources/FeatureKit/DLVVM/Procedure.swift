@@ -10,10 +10,13 @@
 ///   return .merge(.timer(interval: .seconds(1)) { .tick }, .stream { prices.map(Action.price) })
 /// ```
 ///
-/// Procedures run on the view model's ``TaskManager`` and stop when it goes away. A cancelled
-/// procedure's `CancellationError` never reaches `catch`, and its `send` does nothing.
+/// Procedures run on the view model's ``/ReduxCore/TaskManager`` and stop when it goes away.
+/// A cancelled procedure's `CancellationError` never reaches `catch`, and its `send` does
+/// nothing.
 public struct Procedure<Action: Sendable, State>: Sendable {
+  /// The work of a `.run` procedure. It may send actions back to its view model.
   public typealias Operation = @Sendable (Send<Action>) async throws -> Void
+  /// Handles the error a procedure threw (never a cancellation); it may send actions too.
   public typealias Catch = @Sendable (any Error, Send<Action>) async -> Void
 
   enum Storage: Sendable {
@@ -30,6 +33,12 @@ public struct Procedure<Action: Sendable, State>: Sendable {
   public static var none: Self { Self(storage: .none) }
 
   /// Runs `operation`. Its errors go to `catch`, or to the view model's log without one.
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs it.
+  ///   - operation: The work; it sends actions through the `Send` it receives.
+  ///   - catch: Handles the error `operation` throws.
+  /// - Returns: The procedure.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping Operation,
@@ -39,6 +48,12 @@ public struct Procedure<Action: Sendable, State>: Sendable {
   }
 
   /// Runs `operation` and sends the action it returns.
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs it.
+  ///   - operation: The work; its result is sent.
+  ///   - catch: Handles the error `operation` throws.
+  /// - Returns: The procedure.
   public static func task(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable () async throws -> Action,
@@ -50,6 +65,11 @@ public struct Procedure<Action: Sendable, State>: Sendable {
 
   /// Sends `action()` every `interval` on the view model's clock, measured from the start so
   /// ticks do not drift, until cancelled.
+  ///
+  /// - Parameters:
+  ///   - interval: The time between ticks; it must be positive.
+  ///   - action: Makes the action each tick sends.
+  /// - Returns: The procedure.
   public static func timer(interval: Duration, action: @escaping @Sendable () -> Action) -> Self {
     precondition(interval > .zero, "A timer's interval must be positive, not \(interval)")
     return Self(storage: .timer(interval: interval, action: action))
@@ -57,6 +77,12 @@ public struct Procedure<Action: Sendable, State>: Sendable {
 
   /// Sends every element of the sequence `makeSequence` creates, in order, until it ends or the
   /// procedure is cancelled. This replaces DLVVM's Combine `.publisher`.
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs it.
+  ///   - makeSequence: Makes the sequence when the procedure starts.
+  ///   - catch: Handles the error the sequence throws.
+  /// - Returns: The procedure.
   public static func stream<Sequence: AsyncSequence>(
     priority: TaskPriority? = nil,
     _ makeSequence: @escaping @Sendable () -> Sequence,
@@ -70,15 +96,27 @@ public struct Procedure<Action: Sendable, State>: Sendable {
   }
 
   /// Runs `procedures` at once; ends when all have ended.
+  ///
+  /// - Parameter procedures: The procedures, each in a child task.
+  /// - Returns: The procedure.
   public static func merge(_ procedures: Self...) -> Self { merge(procedures) }
 
   /// Runs `procedures` at once; ends when all have ended.
+  ///
+  /// - Parameter procedures: The procedures, each in a child task.
+  /// - Returns: The procedure.
   public static func merge(_ procedures: [Self]) -> Self { Self(storage: .merge(procedures)) }
 
   /// Runs `procedures` one after the other.
+  ///
+  /// - Parameter procedures: The procedures, in the order they run.
+  /// - Returns: The procedure.
   public static func sequence(_ procedures: Self...) -> Self { sequence(procedures) }
 
   /// Runs `procedures` one after the other.
+  ///
+  /// - Parameter procedures: The procedures, in the order they run.
+  /// - Returns: The procedure.
   public static func sequence(_ procedures: [Self]) -> Self { Self(storage: .sequence(procedures)) }
 
   /// Whether this procedure does nothing (so no task is started for it).

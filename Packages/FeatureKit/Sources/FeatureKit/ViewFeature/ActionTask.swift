@@ -2,7 +2,7 @@ public import ReduxCore
 import Synchronization
 
 /// The side effect an action asks for: ViewFeature's `ActionTask`, run on ReduxCore's
-/// ``TaskManager``.
+/// ``/ReduxCore/TaskManager``.
 ///
 /// ```swift
 /// case .load:
@@ -25,8 +25,11 @@ public struct ActionTask<Action: Sendable, State> {
 
   /// What a task does, for inspection (tests, `transform`).
   public enum Kind: Equatable {
+    /// No side effect.
     case none
+    /// Runs work under this id.
     case run(id: AnyHashable)
+    /// Cancels the running task with this id.
     case cancel(id: AnyHashable)
   }
 
@@ -42,11 +45,21 @@ public struct ActionTask<Action: Sendable, State> {
   public static var none: Self { Self(storage: .none) }
 
   /// Runs `operation` under `id`, replacing a running task with the same id.
+  ///
+  /// - Parameters:
+  ///   - id: The id to cancel or replace the task by.
+  ///   - operation: The work; it sends actions through the `Send` it receives.
+  /// - Returns: The task.
   public static func run(id: some TaskID, operation: @escaping Operation) -> Self {
     Self(storage: .run(id: id, operation: operation, onError: nil))
   }
 
   /// Runs `operation` under `id`; for work that sends nothing back.
+  ///
+  /// - Parameters:
+  ///   - id: The id to cancel or replace the task by.
+  ///   - operation: The work.
+  /// - Returns: The task.
   public static func run(
     id: some TaskID, operation: @escaping @Sendable () async throws -> Void
   ) -> Self {
@@ -54,22 +67,34 @@ public struct ActionTask<Action: Sendable, State> {
   }
 
   /// Runs `operation` under a generated id (`auto-task-N`), unique to this task.
+  ///
+  /// - Parameter operation: The work; it sends actions through the `Send` it receives.
+  /// - Returns: The task.
   public static func run(operation: @escaping Operation) -> Self {
     run(id: AutoTaskID.next(), operation: operation)
   }
 
   /// Runs `operation` under a generated id; for work that sends nothing back.
+  ///
+  /// - Parameter operation: The work.
+  /// - Returns: The task.
   public static func run(operation: @escaping @Sendable () async throws -> Void) -> Self {
     run(id: AutoTaskID.next()) { _ in try await operation() }
   }
 
   /// Cancels the running task with this id, if any.
+  ///
+  /// - Parameter id: The id of the task to cancel.
+  /// - Returns: The task.
   public static func cancel(id: some TaskID) -> Self {
     Self(storage: .cancel(id: id))
   }
 
   /// Handles the error a `.run` task throws (never a cancellation). The last handler attached
   /// wins; on `.none` and `.cancel` this does nothing.
+  ///
+  /// - Parameter handler: Writes the error into the state, on the MainActor.
+  /// - Returns: This task, with `handler` attached.
   public func `catch`(_ handler: @escaping ErrorHandler) -> Self {
     guard case .run(let id, let operation, _) = storage else { return self }
     return Self(storage: .run(id: id, operation: operation, onError: handler))

@@ -11,12 +11,14 @@ public import ReduxCore
 /// ```
 ///
 /// `send` handles the action at once, on the MainActor, then starts its task on the store's
-/// ``TaskManager`` (ReduxCore's task runtime). Actions are handled in the order they are sent;
-/// their tasks run concurrently. Releasing the store cancels its tasks.
+/// ``/ReduxCore/TaskManager`` (ReduxCore's task runtime). Actions are handled in the order
+/// they are sent; their tasks run concurrently. Releasing the store cancels its tasks.
 @MainActor
 @Observable
 public final class FeatureStore<Feature: StoreFeature> {
+  /// The feature's state.
   public typealias State = Feature.State
+  /// The feature's actions.
   public typealias Action = Feature.Action
 
   /// The current state.
@@ -32,6 +34,8 @@ public final class FeatureStore<Feature: StoreFeature> {
   /// Creates a store.
   ///
   /// - Parameters:
+  ///   - initialState: The state the store starts with.
+  ///   - feature: The feature; its `handle()` is called once, here.
   ///   - taskManager: Where the feature's tasks run. The store cancels them when it goes away.
   ///   - logger: Where failed tasks with no `catch`, and middleware failures no `onError`
   ///     handler takes, are reported.
@@ -53,6 +57,7 @@ public final class FeatureStore<Feature: StoreFeature> {
 
   /// Handles `action`, then starts the task it returned.
   ///
+  /// - Parameter action: The action to handle.
   /// - Returns: A task that ends when the action's own task ends (at once for `.none` and
   ///   `.cancel`). Awaiting it does not wait for other actions.
   @discardableResult
@@ -67,11 +72,15 @@ public final class FeatureStore<Feature: StoreFeature> {
   }
 
   /// Cancels the running task with this id, as `.cancel(id:)` would.
+  ///
+  /// - Parameter id: The id of the task to cancel.
   public func cancelTask(id: some TaskID) {
     taskManager.cancel(id: id)
   }
 
   /// Cancels every running task.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of running tasks.
   public func cancelAllTasks() {
     taskManager.cancelAll()
   }
@@ -80,6 +89,9 @@ public final class FeatureStore<Feature: StoreFeature> {
   public var runningTaskCount: Int { taskManager.runningCount }
 
   /// Whether a task with this id runs and has not been cancelled.
+  ///
+  /// - Parameter id: The task's id.
+  /// - Returns: `true` while the task runs, until it is cancelled or replaced.
   public func isTaskRunning(id: some TaskID) -> Bool {
     taskManager.isRunning(id: id)
   }

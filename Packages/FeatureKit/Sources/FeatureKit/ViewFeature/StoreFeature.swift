@@ -16,8 +16,13 @@
 ///
 /// `State` may be a value or an `@Observable` class: the handler mutates it in place.
 public protocol StoreFeature {
+  /// The feature's state: a value or an `@Observable` class.
   associatedtype State
+  /// The feature's actions.
   associatedtype Action: Sendable
 
+  /// The feature's handler. A ``FeatureStore`` calls it once, when it is created.
+  ///
+  /// - Returns: The handler, with its middlewares, transforms and error handlers.
   @MainActor func handle() -> ActionHandler<Action, State>
 }

@@ -64,12 +64,19 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   public var middlewareID: String { worker.middlewares[index].id }
 
   /// Forwards ``action`` to the next middleware, or to the reducers. Once-only.
+  ///
+  /// - Complexity: Runs the rest of the pipeline at once: the remaining middlewares and every
+  ///   reducer.
   @inlinable
   @MainActor public func next() {
     next(action)
   }
 
   /// Forwards `action` instead of the original one. Once-only (shared with ``next()``).
+  ///
+  /// - Parameter action: The action the rest of the pipeline receives.
+  /// - Complexity: Runs the rest of the pipeline at once: the remaining middlewares and every
+  ///   reducer.
   @inlinable
   @MainActor public func next(_ action: Action) {
     guard frame.consume(2 * index) else { return }
@@ -77,18 +84,30 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   }
 
   /// Dispatches one action to the tail of the queue. A refusal is reported through `onLog`.
+  ///
+  /// - Parameter action: The action.
+  /// - Complexity: Amortized O(1).
   public func dispatch(_ action: Action) {
     worker.enqueue(action, limit: 0, completion: nil)
   }
 
   /// Dispatches actions to the tail of the queue, each limited by `maxDispatchable`
   /// (`0`: unlimited). A refusal is reported through `onLog`.
+  ///
+  /// - Parameters:
+  ///   - maxDispatchable: How many actions with the same `id` may be pending at once.
+  ///   - actions: The actions, queued in this order.
+  /// - Complexity: Amortized O(*k*), where *k* is the number of actions.
   public func dispatch(_ maxDispatchable: UInt, _ actions: Action...) {
     worker.enqueue(contentsOf: actions, limit: maxDispatchable)
   }
 
   /// Runs the resolvers for `error` at once, with this middleware as the origin. The middleware
   /// keeps running and may still call `next()`.
+  ///
+  /// - Parameter error: The error the resolvers receive.
+  /// - Complexity: Runs the resolver chain at once: O(*n*) resolver calls at most, where *n* is
+  ///   the number of resolvers.
   @MainActor public func resolve(_ error: any Error) {
     worker.resolve(error, action: action, origin: .middleware(middlewareID), pipeline: frame)
   }
@@ -103,12 +122,18 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
 
   /// Starts async work under `id`, cancelling and replacing a live task with the same id
   /// (use it to debounce, or to keep only the latest search).
+  ///
+  /// - Parameters:
+  ///   - id: The id to cancel or replace the task by.
+  ///   - operation: The work; it receives the live read-only state.
   @MainActor public func task(id: some TaskID, _ operation: @escaping TaskContext) {
     worker.launch(id: id, action: action, origin: .middleware(middlewareID), operation)
   }
 
   /// Emits this middleware's timing log (`.middleware(id, action, elapsed, result)`) when the
   /// store has an `onLog`. Once-only; a throw completes with the error automatically.
+  ///
+  /// - Parameter result: What the log reports: whether the middleware succeeded, or its error.
   @inlinable
   @MainActor public func complete(_ result: Result<Bool, any Error> = .success(true)) {
     guard let start, frame.consume(2 * index + 1) else { return }

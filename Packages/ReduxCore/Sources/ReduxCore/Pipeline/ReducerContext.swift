@@ -28,6 +28,8 @@ public struct ReducerContext<State: ReduxState, Action: ReduxAction>: Sendable {
 
   /// Emits this reducer's timing log (`.reducer(id, action, elapsed, succeeded)`) when the store
   /// has an `onLog`. Once-only.
+  ///
+  /// - Parameter succeeded: Whether the reducer succeeded.
   @inlinable
   @MainActor public func complete(_ succeeded: Bool = true) {
     guard let start, frame.consume(worker.reducerFlagOffset + index) else { return }

@@ -4,7 +4,7 @@
 public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable {
   /// Dispatches actions to the tail of the queue: `dispatch(maxDispatchable, actions...)`.
   public typealias Dispatch = MiddlewareContext<State, Action>.Dispatch
-  /// Forwards the error (`nil` arguments keep the current error or action).
+  /// Forwards the error to the next resolver, as ``next()`` does.
   public typealias Next = @MainActor @Sendable () -> Void
 
   /// The live read-only state.
@@ -39,27 +39,45 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
   public var resolverID: String { worker.resolvers[index].id }
 
   /// Forwards the error to the next resolver. Once-only.
+  ///
+  /// - Complexity: Runs the rest of the resolver chain at once.
   @MainActor public func next() {
     next(error, action)
   }
 
   /// Forwards another error or action to the next resolver. Once-only (shared with ``next()``).
+  ///
+  /// - Parameters:
+  ///   - error: The error the next resolver receives.
+  ///   - action: The action the next resolver receives.
+  /// - Complexity: Runs the rest of the resolver chain at once.
   @MainActor public func next(_ error: any Error, _ action: Action) {
     guard frame.consume(2 * index) else { return }
     worker.runResolver(at: index + 1, frame: frame, error: error, action: action, origin: origin)
   }
 
   /// Dispatches one action to the tail of the queue. A refusal is reported through `onLog`.
+  ///
+  /// - Parameter action: The action.
+  /// - Complexity: Amortized O(1).
   public func dispatch(_ action: Action) {
     worker.enqueue(action, limit: 0, completion: nil)
   }
 
-  /// Dispatches actions to the tail of the queue, each limited by `maxDispatchable`.
+  /// Dispatches actions to the tail of the queue, each limited by `maxDispatchable`
+  /// (`0`: unlimited). A refusal is reported through `onLog`.
+  ///
+  /// - Parameters:
+  ///   - maxDispatchable: How many actions with the same `id` may be pending at once.
+  ///   - actions: The actions, queued in this order.
+  /// - Complexity: Amortized O(*k*), where *k* is the number of actions.
   public func dispatch(_ maxDispatchable: UInt, _ actions: Action...) {
     worker.enqueue(contentsOf: actions, limit: maxDispatchable)
   }
 
   /// Emits this resolver's timing log when the store has an `onLog`. Once-only.
+  ///
+  /// - Parameter succeeded: Whether the resolver handled the error.
   @MainActor public func complete(_ succeeded: Bool = true) {
     guard let start, frame.consume(2 * index + 1) else { return }
     worker.log(.resolver(resolverID, action, worker.elapsed(since: start), succeeded, error))

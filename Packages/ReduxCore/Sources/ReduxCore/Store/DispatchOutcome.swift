@@ -35,6 +35,7 @@ public enum DispatchOutcome: Sendable, CustomStringConvertible {
     return false
   }
 
+  /// The outcome in words, for a log line or a status message.
   public var description: String {
     switch self {
     case .reduced:

@@ -12,6 +12,9 @@ extension Store {
   /// ```
   ///
   /// - Parameter select: Reads the value from the read-only state. What it reads is observed.
+  /// - Returns: A stream that buffers only the newest value.
+  /// - Complexity: O(1) plus one call of `select` now, and one after each batch that changed
+  ///   what it read.
   public func changes<Value: Equatable & Sendable>(
     of select: @escaping (State.ReadOnly) -> Value
   ) -> AsyncStream<Value> {

@@ -10,6 +10,8 @@ extension Store {
   ///     unlimited). Limited and unlimited dispatches of one id keep separate counts.
   ///   - action: The action.
   /// - Returns: `false` if the action was refused.
+  /// - Complexity: Amortized O(1) on the calling thread; the pipeline runs later, on the main
+  ///   actor.
   @inlinable @discardableResult
   public nonisolated func dispatch(maxDispatchable: UInt = 0, _ action: Action) -> Bool {
     worker.enqueue(action, limit: maxDispatchable, completion: nil) == nil
@@ -28,8 +30,14 @@ extension Store {
   /// store.dispatch(.add(note)) { state in render(state.notes) }
   /// ```
   ///
+  /// - Parameters:
+  ///   - maxDispatchable: How many actions with this `id` may be pending at once (`0`:
+  ///     unlimited).
+  ///   - action: The action.
+  ///   - completion: Receives the read-only state once the action's synchronous pipeline ran.
   /// - Returns: `false` if the action was refused; `completion` is then never called (nor when
   ///   the store shuts down before the action runs).
+  /// - Complexity: Amortized O(1) on the calling thread.
   @discardableResult
   public nonisolated func dispatch(
     maxDispatchable: UInt = 0,
@@ -43,7 +51,12 @@ extension Store {
 
   /// Dispatches `action` from any thread, or throws why it was refused.
   ///
+  /// - Parameters:
+  ///   - maxDispatchable: How many actions with this `id` may be pending at once (`0`:
+  ///     unlimited).
+  ///   - action: The action.
   /// - Throws: ``DispatchError``.
+  /// - Complexity: Amortized O(1) on the calling thread.
   public nonisolated func tryDispatch(maxDispatchable: UInt = 0, _ action: Action)
     throws(DispatchError)
   {
@@ -57,6 +70,12 @@ extension Store {
   /// If the action is refused (or the store shuts down before it runs), returns the current
   /// state at once; the refusal is reported through `onLog`. Use
   /// ``tryDispatchWithResult(maxDispatchable:_:)`` to know why.
+  ///
+  /// - Parameters:
+  ///   - maxDispatchable: How many actions with this `id` may be pending at once (`0`:
+  ///     unlimited).
+  ///   - action: The action.
+  /// - Returns: The live read-only state, read once the action's synchronous pipeline ran.
   @discardableResult
   public func dispatchWithResult(maxDispatchable: UInt = 0, _ action: Action) async
     -> State.ReadOnly
@@ -67,6 +86,11 @@ extension Store {
   /// Dispatches `action` and returns the state after its synchronous pipeline, or throws why it
   /// never ran.
   ///
+  /// - Parameters:
+  ///   - maxDispatchable: How many actions with this `id` may be pending at once (`0`:
+  ///     unlimited).
+  ///   - action: The action.
+  /// - Returns: The live read-only state, read once the action's synchronous pipeline ran.
   /// - Throws: ``DispatchError`` if the action was refused or the store shut down first.
   @discardableResult
   public func tryDispatchWithResult(maxDispatchable: UInt = 0, _ action: Action)
@@ -94,8 +118,14 @@ extension Store {
   /// A refused action returns at once with the current state and ``DispatchOutcome/refused(_:)``;
   /// the refusal is also reported through `onLog`.
   ///
+  /// - Parameters:
+  ///   - maxDispatchable: How many actions with this `id` may be pending at once (`0`:
+  ///     unlimited).
+  ///   - action: The action.
   /// - Returns: The state after the pipeline (or the current state, if the action never ran) and
   ///   the action's ``DispatchOutcome``.
+  /// - Complexity: O(*m*) after the pipeline, *m* the number of middlewares (finding the one that
+  ///   stopped the action).
   @discardableResult
   public func dispatchWithOutcome(maxDispatchable: UInt = 0, _ action: Action) async
     -> (state: State.ReadOnly, outcome: DispatchOutcome)

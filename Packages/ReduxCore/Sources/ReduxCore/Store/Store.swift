@@ -55,6 +55,8 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   ///     being processed is not counted, so up to twice as many actions may be in memory.
   ///   - onLog: Receives timing logs and store events, on the thread where they happen. When
   ///     `nil`, the pipeline reads no clock.
+  /// - Complexity: O(*m* + *r*), where *m* is the number of middlewares and *r* the number of
+  ///   reducers.
   public init(
     initialState: State,
     middlewares: [AnyMiddleware<State, Action>] = [],
@@ -69,6 +71,9 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   }
 
   /// A store with an empty pipeline, for previews and tests that only read state.
+  ///
+  /// - Parameter state: The state the store owns.
+  /// - Returns: A store with no middleware, reducer or resolver.
   public static func previewState(_ state: State) -> Store {
     Store(initialState: state)
   }
@@ -81,6 +86,9 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   /// its middlewares started, ends every ``changes(of:)`` stream, and resumes every pending
   /// `dispatchWithResult`. Actions still queued are logged as ``Event/discarded(_:reason:)``.
   /// Calling it again does nothing.
+  ///
+  /// - Complexity: O(*q* + *t* + *s*), where *q* is the number of queued actions, *t* the
+  ///   number of running tasks and *s* the number of ``changes(of:)`` streams.
   public func shutdown() {
     worker.shutdown()
   }

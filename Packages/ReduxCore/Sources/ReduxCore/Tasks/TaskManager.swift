@@ -48,10 +48,12 @@ public final class TaskManager: Sendable {
   ///   - id: An id to cancel the task by. A live task with the same id is cancelled and
   ///     replaced. `nil` runs an anonymous task, cancelled only by ``cancelAll()``.
   ///   - priority: The task's priority.
+  ///   - isolation: The actor the task runs on; leave the default, the caller's actor.
   ///   - operation: The work. It runs on the caller's actor.
   ///   - onFailure: Receives any error `operation` throws, except the `CancellationError` of a
   ///     cancelled task. It runs in the task, on the caller's actor.
   /// - Returns: The task, or `nil` if the manager is shut down (the operation does not run).
+  /// - Complexity: Amortized O(1).
   @discardableResult
   public func run(
     id: (any TaskID)? = nil,
@@ -99,6 +101,8 @@ public final class TaskManager: Sendable {
 
   /// Cancels every running task and refuses new ones: ``run(id:priority:isolation:operation:onFailure:)``
   /// returns `nil` from now on.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of tasks.
   public func shutdown() {
     for task in machine.withLock({ $0.shutdown() }) { task.cancel() }
   }
