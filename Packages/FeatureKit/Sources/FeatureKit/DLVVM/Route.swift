@@ -38,13 +38,24 @@ public indirect enum RouteError: Error, Equatable, Sendable, CustomStringConvert
 public struct RouteRecord: Codable, Hashable, Sendable {
   /// The state type's name, `String(reflecting:)`.
   public var state: String
+  /// How the screen was shown.
   public var style: RouteStyle
 
+  /// A record of a screen whose state type is named `state`.
+  ///
+  /// - Parameters:
+  ///   - state: The state type's name, as `String(reflecting:)` spells it.
+  ///   - style: How the screen was shown.
   public init(state: String, style: RouteStyle) {
     self.state = state
     self.style = style
   }
 
+  /// A record of a screen showing a state of type `state`.
+  ///
+  /// - Parameters:
+  ///   - state: The screen's state type.
+  ///   - style: How the screen was shown.
   public init(_ state: any NavigatableState.Type, style: RouteStyle = .push) {
     self.init(state: String(reflecting: state), style: style)
   }

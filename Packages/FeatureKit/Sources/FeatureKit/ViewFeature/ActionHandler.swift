@@ -19,7 +19,9 @@ public import Logging
 /// the body, `transform`s, after-action middlewares. A middleware failure reaches every
 /// ``ErrorHandlingMiddleware`` and then every `onError`.
 public struct ActionHandler<Action: Sendable, State> {
+  /// What the feature does for an action: mutate the state, return the task to run.
   public typealias Body = @MainActor (Action, inout State) -> ActionTask<Action, State>
+  /// Rewrites the task a body returned (add a `catch`, replace it), applied in the order added.
   public typealias Transform = @MainActor (ActionTask<Action, State>) -> ActionTask<Action, State>
 
   private let body: Body
