@@ -1,12 +1,11 @@
 import GRDB
 
-import struct Foundation.Data
 import struct Foundation.FileAttributeKey
 import struct Foundation.FileAttributeType
-import class Foundation.FileHandle
 import class Foundation.FileManager
 import class Foundation.NSNumber
 import struct Foundation.URL
+import struct Foundation.UUID
 
 /// The files of a database as found before anything opens them, and the checks that decide,
 /// without writing a byte, whether the database may be opened.
@@ -25,8 +24,6 @@ struct DatabaseFile {
 
   let path: String
   let state: State
-  /// The first 100 bytes (SQLite's header), when the file is present.
-  let header: [UInt8]
   /// The size of the `-wal` file, `nil` when there is none.
   let logSize: Int?
   /// A rollback journal left by a crash: it must be rolled back (a write) before the file
@@ -34,9 +31,6 @@ struct DatabaseFile {
   let hasHotJournal: Bool
   let isWritable: Bool
   let directoryIsWritable: Bool
-
-  /// SQLite's magic string, which every database file starts with.
-  static let magic = Array("SQLite format 3\0".utf8)
 
   init(path: String) throws(SQLiteDatabaseError) {
     self.path = path
@@ -47,7 +41,6 @@ struct DatabaseFile {
     hasHotJournal = (Self.size(of: path + "-journal") ?? 0) > 0
     guard files.fileExists(atPath: path) else {
       state = .missing
-      header = []
       isWritable = false
       return
     }
@@ -61,19 +54,10 @@ struct DatabaseFile {
       throw .cannotOpen(path: path)
     }
     isWritable = files.isWritableFile(atPath: path)
-    if (attributes[.size] as? NSNumber)?.intValue == 0 {
-      state = .empty
-      header = []
-      return
-    }
-    state = .present
-    do {
-      let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-      header = Array(try handle.read(upToCount: 100) ?? Data())
-      try handle.close()
-    } catch {
-      throw .cannotOpen(path: path)
-    }
+    // NB: the file is never opened here, only stat'ed: closing a descriptor of a database file
+    // drops every POSIX lock this process holds on it, those of SQLite's connections included.
+    // Its bytes are read through SQLite (see `check`).
+    state = (attributes[.size] as? NSNumber)?.intValue == 0 ? .empty : .present
   }
 
   /// The size of the file at `path`, `nil` when there is none. A file whose size cannot be
@@ -88,31 +72,73 @@ struct DatabaseFile {
     }
   }
 
+  /// What an open does with the file.
+  enum Plan {
+    /// Create it: it does not exist.
+    case create
+    /// Start a new database in the existing empty file: the app asked for it.
+    case startInEmptyFile
+    /// Check it, then open it.
+    case open
+  }
+
   /// Refuses, before anything is opened, what must not be: an empty file (unless `creation`
-  /// allows it), a file that is not a database, a file that cannot be written when writing
-  /// is asked for.
-  ///
-  /// - Returns: Whether the open starts a new database (nothing to check).
-  func validate(
-    readOnly: Bool, creation: SQLiteDatabase.Creation
-  ) throws(SQLiteDatabaseError) -> Bool {
+  /// allows it), a file that cannot be written when writing is asked for. (A file that is not
+  /// a database is found by ``check(migrator:verifiesIntegrity:configuration:)``.)
+  func plan(readOnly: Bool, creation: SQLiteDatabase.Creation) throws(SQLiteDatabaseError) -> Plan {
     switch state {
     case .missing:
       if readOnly { throw .cannotOpen(path: path) }
       if !directoryIsWritable { throw .readOnly }
-      return true
+      return .create
     case .empty:
       guard creation == .ifMissingOrEmpty, !readOnly, (logSize ?? 0) == 0 else {
         throw .emptyFile(path: path)
       }
       if !isWritable || !directoryIsWritable { throw .readOnly }
-      return true
+      return .startInEmptyFile
     case .present:
-      guard header.count == 100, header.starts(with: Self.magic) else {
-        throw .notADatabase(path: path)
-      }
       if !readOnly, !isWritable || !directoryIsWritable { throw .readOnly }
-      return false
+      return .open
+    }
+  }
+
+  /// Creates a new database at `path`, whole: built and migrated under a temporary name in the
+  /// same directory, then linked into place, which fails if the path exists. Another process
+  /// never sees a half-made file (SQLite creates an empty file first, which another process
+  /// would rightly refuse as truncated); when two processes create the file at once, one
+  /// wins and the other opens its file.
+  static func create(
+    at path: String, migrator: DatabaseMigrator, configuration: Configuration
+  ) throws(SQLiteDatabaseError) {
+    let files = FileManager.default
+    let temporary = "\(path).creating-\(UUID().uuidString)"
+    defer {
+      for suffix in ["", "-wal", "-shm", "-journal"]
+      where files.fileExists(atPath: temporary + suffix) {
+        do {
+          try files.removeItem(atPath: temporary + suffix)
+        } catch {
+          // NB: a stray file under a name no one opens; the database itself is in place.
+        }
+      }
+    }
+    do {
+      let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+      _ = try queue.writeWithoutTransaction { db in
+        try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+      }
+      try migrator.migrate(queue)
+      // NB: the only connection: closing checkpoints the log into the file and removes it.
+      try queue.close()
+    } catch {
+      throw SQLiteDatabaseError(error, path: path)
+    }
+    do {
+      try files.linkItem(atPath: temporary, toPath: path)
+    } catch {
+      // Another process created the file first: that file is the database.
+      guard files.fileExists(atPath: path) else { throw .cannotOpen(path: path) }
     }
   }
 

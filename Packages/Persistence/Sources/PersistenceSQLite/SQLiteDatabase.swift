@@ -87,13 +87,16 @@ public final class SQLiteDatabase: Sendable {
     var configuration = configuration
     configuration.busyMode =
       busyTimeout > .zero ? .timeout(busyTimeout.timeInterval) : .immediateError
-    let file = try DatabaseFile(path: path)
-    let isNew = try file.validate(readOnly: configuration.readonly, creation: creation)
-    var checkedBeforeOpening = false
+    var file = try DatabaseFile(path: path)
+    let plan = try file.plan(readOnly: configuration.readonly, creation: creation)
+    if case .create = plan {
+      try DatabaseFile.create(at: path, migrator: migrator, configuration: configuration)
+      file = try DatabaseFile(path: path)
+    }
+    let isNew = plan == .startInEmptyFile
     if !isNew, !file.hasHotJournal {
       try file.check(
         migrator: migrator, verifiesIntegrity: verifiesIntegrity, configuration: configuration)
-      checkedBeforeOpening = true
     }
     let writer: any DatabaseWriter
     do {
@@ -104,7 +107,7 @@ public final class SQLiteDatabase: Sendable {
     }
     try self.init(
       path: path, writer: writer, migrator: migrator,
-      verifiesIntegrity: verifiesIntegrity && !isNew && !checkedBeforeOpening)
+      verifiesIntegrity: verifiesIntegrity && file.hasHotJournal)
   }
 
   /// Creates a private in-memory database and migrates it: for tests and previews.
