@@ -76,10 +76,10 @@ enum CrashWriter {
     let recorder = FlushRecorder(committed: loaded)
     let persistence = PersistenceMiddleware<CrashState>(
       writers: [
-        recorder.writer(keyPath: \.tags, persist: database.persist(to: tags)) {
+        recorder.writer(keyPath: \.tags, persist: database.persistChanges(to: tags)) {
           $0.apply(tags: $1, deletions: $2)
         },
-        recorder.writer(keyPath: \.notes, persist: database.persist(to: notes)) {
+        recorder.writer(keyPath: \.notes, persist: database.persistChanges(to: notes)) {
           $0.apply(notes: $1, deletions: $2)
         },
       ],

@@ -28,13 +28,13 @@ final class FlushRecorder {
   /// A writer that persists through `persist` and records what it staged into the shadow.
   func writer<Entity>(
     keyPath: WritableKeyPath<CrashState, EntityStore<Entity>>,
-    persist: @escaping @Sendable ([Entity], [Entity.ID]) async throws -> Void,
+    persist: @escaping @Sendable (EntityChanges<Entity>) async throws -> Void,
     apply: @escaping @Sendable (inout CrashState, [Entity], [Entity.ID]) -> Void
   ) -> StateWriter<CrashState> {
-    StateWriter(keyPath: keyPath) { [weak self] writes, deletions in
+    StateWriter(keyPath: keyPath) { [weak self] (changes: EntityChanges<Entity>) in
       try await self?.failIfAsked()
-      try await persist(writes, deletions)
-      await self?.stage { apply(&$0, writes, deletions) }
+      try await persist(changes)
+      await self?.stage { apply(&$0, changes.writes, changes.deletions) }
     }
   }
 

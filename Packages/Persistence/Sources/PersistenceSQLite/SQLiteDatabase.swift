@@ -246,13 +246,32 @@ public final class SQLiteDatabase: Sendable {
 
   /// The `persist` function of a writer for `table`: inside a ``flushTransaction`` it joins the
   /// flush's transaction; on its own it commits one transaction per call.
+  ///
+  /// It keeps rows in first-written order. ``Persistence/StateWriter/init(keyPath:table:database:)``
+  /// uses ``persistChanges(to:)`` instead, which keeps the store's order.
+  ///
+  /// - Parameter table: The table to write.
+  /// - Returns: The function that writes `writes` and removes `deletions`.
   public func persist<Entity>(
     to table: EntityTable<Entity>
   ) -> @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void {
-    { [self] writes, deletions in
-      let work: FlushStaging.Work = { db in
-        try table.apply(writes: writes, deletions: deletions, in: db)
-      }
+    let persist = persistChanges(to: table)
+    return { writes, deletions in
+      try await persist(EntityChanges(writes: writes, deletions: deletions))
+    }
+  }
+
+  /// The `persistChanges` function of a writer for `table` that keeps the store's order (see
+  /// ``EntityTable``): inside a ``flushTransaction`` it joins the flush's transaction; on its
+  /// own it commits one transaction per call.
+  ///
+  /// - Parameter table: The table to write.
+  /// - Returns: The function that writes a batch of changes.
+  public func persistChanges<Entity>(
+    to table: EntityTable<Entity>
+  ) -> @Sendable (EntityChanges<Entity>) async throws -> Void {
+    { [self] changes in
+      let work: FlushStaging.Work = { db in try table.apply(changes, in: db) }
       if let staging = FlushStaging.current, staging.database == ObjectIdentifier(self) {
         staging.stage(work)
       } else {
