@@ -15,7 +15,7 @@ import class Foundation.JSONDecoder
 /// ```
 ///
 /// Rows keep the order of the store: ``SQLiteDatabase/load(_:)`` returns a store equal to the
-/// one saved through ``Persistence/StateWriter/init(keyPath:table:database:)``. The order a
+/// one saved through `StateWriter(keyPath:table:database:)`. The order a
 /// store gets from inserting (at the end), changing in place, deleting, and inserting again
 /// after a deletion (at the end: in memory and in the table alike) is stored. `sort(by:)` and
 /// `restore(from:)` reorder entities without moving them to the end: the table does not follow

@@ -162,7 +162,7 @@ public final class SQLiteDatabase: Sendable {
   // MARK: - Closing
 
   /// Closes the database's connections. Call it after the middleware's
-  /// ``Persistence/PersistenceMiddleware/shutdown()``; until then the middleware keeps the
+  /// `PersistenceMiddleware.shutdown()`; until then the middleware keeps the
   /// database alive, since its writers hold it.
   ///
   /// Closing twice does nothing. After it, ``load(_:)`` and every write fail with
@@ -247,7 +247,7 @@ public final class SQLiteDatabase: Sendable {
   /// The `persist` function of a writer for `table`: inside a ``flushTransaction`` it joins the
   /// flush's transaction; on its own it commits one transaction per call.
   ///
-  /// It keeps rows in first-written order. ``Persistence/StateWriter/init(keyPath:table:database:)``
+  /// It keeps rows in first-written order. `StateWriter(keyPath:table:database:)`
   /// uses ``persistChanges(to:)`` instead, which keeps the store's order.
   ///
   /// - Parameter table: The table to write.

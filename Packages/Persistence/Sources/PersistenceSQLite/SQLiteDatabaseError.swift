@@ -7,7 +7,7 @@ import struct Foundation.URL
 
 /// Why a ``SQLiteDatabase`` could not open, read or write. Nothing already committed to the
 /// database is lost by any of these: the failed write is rolled back, and the changes it carried
-/// stay pending in the ``Persistence/PersistenceMiddleware``. A file refused at open is left
+/// stay pending in the `PersistenceMiddleware`. A file refused at open is left
 /// byte for byte as it was.
 public enum SQLiteDatabaseError: Error, Sendable {
   /// The file exists but is not a SQLite database.

@@ -301,6 +301,26 @@ import Testing
     #expect(try await copy.load(tagTable).ids == [1, 2])
   }
 
+  @Test(.enabled(if: ReadOnlyMedia.isAvailable, ReadOnlyMedia.unavailableReason))
+  func aLogWithoutItsIndexOnReadOnlyMediaIsRefusedRatherThanIgnored() async throws {
+    let source = try TemporaryDirectory()
+    let file = source.file("app.sqlite")
+    let database = try SQLiteDatabase(path: file.path, migrator: libraryMigrator())
+    try await database.persist(to: tagTable)([Tag(id: 1, name: "home")], [])
+    // The -shm index cannot be made on read-only media, and opening immutable would skip the
+    // commits in the -wal file.
+    let media = try ReadOnlyCopy(of: [file, source.file("app.sqlite-wal")])
+    var configuration = Configuration()
+    configuration.readonly = true
+    #expect {
+      try SQLiteDatabase(
+        path: media.file("app.sqlite").path, migrator: libraryMigrator(),
+        configuration: configuration)
+    } throws: { error in
+      if case .cannotOpen? = error as? SQLiteDatabaseError { true } else { false }
+    }
+  }
+
   @Test func aDiskIOErrorFromGrowingTheIndexIsADiskFull() {
     let error = SQLiteDatabaseError(
       DatabaseError(resultCode: .SQLITE_IOERR_SHMSIZE), path: "/tmp/app.sqlite")
