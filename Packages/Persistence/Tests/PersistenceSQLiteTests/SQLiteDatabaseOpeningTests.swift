@@ -321,6 +321,49 @@ import Testing
     }
   }
 
+  @Test func aRollbackJournalLeftByACrashIsRolledBackNotRefused() async throws {
+    // A database in rollback-journal mode, copied in the middle of a newer app's migration
+    // that had already written pages into the file: what a crash leaves. An immutable check
+    // would read the half-written file and see the newer migration; the open rolls the
+    // journal back first, then checks, and finds the database as this app left it.
+    let source = try TemporaryDirectory()
+    let file = source.file("app.sqlite")
+    var configuration = Configuration()
+    configuration.allowsUnsafeTransactions = true
+    let queue = try DatabaseQueue(path: file.path, configuration: configuration)
+    try libraryMigrator().migrate(queue)
+    try await queue.write { db in
+      try db.execute(sql: #"INSERT INTO tags (id, data) VALUES (1, '{"id":1,"name":"home"}')"#)
+    }
+    try await queue.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA cache_size = 1")
+      try db.execute(sql: "BEGIN")
+      try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2 archive')")
+      for index in 0..<200 {
+        try db.execute(
+          sql: "INSERT INTO notes (id, data) VALUES (?, ?)",
+          arguments: ["n\(index)", String(repeating: "x", count: 2_000)])
+      }
+    }
+    let crashed = try TemporaryDirectory()
+    for name in ["app.sqlite", "app.sqlite-journal"] {
+      try FileManager.default.copyItem(at: source.file(name), to: crashed.file(name))
+    }
+    try await queue.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    // The copy holds the newer migration in its pages, and the journal that undoes it.
+    let halfWritten = try DatabaseQueue(
+      path: "file:\(crashed.file("app.sqlite").path)?immutable=1")
+    let seen = try await halfWritten.read { db in
+      try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+    }
+    try #require(seen.contains("v2 archive"))
+
+    let database = try SQLiteDatabase(
+      path: crashed.file("app.sqlite").path, migrator: libraryMigrator())
+    #expect(try await database.load(tagTable).values == [Tag(id: 1, name: "home")])
+    #expect(try await database.load(noteTable).isEmpty)
+  }
+
   @Test func aDiskIOErrorFromGrowingTheIndexIsADiskFull() {
     let error = SQLiteDatabaseError(
       DatabaseError(resultCode: .SQLITE_IOERR_SHMSIZE), path: "/tmp/app.sqlite")
