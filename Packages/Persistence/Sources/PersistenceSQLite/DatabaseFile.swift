@@ -12,9 +12,9 @@ import struct Foundation.UUID
 ///
 /// NB: SQLite writes to a file as soon as a read-write connection opens it (GRDB sets up the
 /// WAL with a transaction), and even a read-only connection creates `-wal` and `-shm` files it
-/// then leaves behind. So the checks run first, on the bytes of the header and through a
-/// connection opened `immutable` (no lock, no `-wal`, no `-shm`) whenever no `-wal` file holds
-/// data that such a connection would not see.
+/// then leaves behind. So the checks run first: on the file's size (never opening it ourselves:
+/// see `init`), then through a connection opened `immutable` (no lock, no `-wal`, no `-shm`)
+/// whenever no `-wal` file holds data that such a connection would not see.
 struct DatabaseFile {
   enum State {
     case missing
@@ -217,9 +217,11 @@ struct DatabaseFile {
   }
 
   /// The checks of ``check(migrator:verifiesIntegrity:configuration:)``, on an open connection.
-  static func verify(_ db: Database, path: String, migrator: DatabaseMigrator) throws {
-    try verifyIntegrity(db, path: path)
-    try refuseNewerSchema(db, path: path, migrator: migrator)
+  static func verify(
+    _ db: Database, path: String, migrator: DatabaseMigrator, integrity: Bool, schema: Bool
+  ) throws {
+    if integrity { try verifyIntegrity(db, path: path) }
+    if schema { try refuseNewerSchema(db, path: path, migrator: migrator) }
   }
 
   private static func verifyIntegrity(_ db: Database, path: String) throws {

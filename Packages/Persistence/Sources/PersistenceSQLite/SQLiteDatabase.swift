@@ -105,9 +105,10 @@ public final class SQLiteDatabase: Sendable {
     } catch {
       throw SQLiteDatabaseError(error, path: path)
     }
+    // NB: a hot journal is rolled back by the read-write open: only then can it be checked.
     try self.init(
       path: path, writer: writer, migrator: migrator,
-      verifiesIntegrity: verifiesIntegrity && file.hasHotJournal)
+      checksAfterOpening: file.hasHotJournal ? (integrity: verifiesIntegrity, schema: true) : nil)
   }
 
   /// Creates a private in-memory database and migrates it: for tests and previews.
@@ -127,19 +128,23 @@ public final class SQLiteDatabase: Sendable {
       throw SQLiteDatabaseError(error, path: ":memory:")
     }
     return try SQLiteDatabase(
-      path: ":memory:", writer: queue, migrator: migrator, verifiesIntegrity: false)
+      path: ":memory:", writer: queue, migrator: migrator, checksAfterOpening: nil)
   }
 
-  /// Migrates the opened database when it needs it. `verifiesIntegrity` is set only when the
+  /// Migrates the opened database when it needs it. `checksAfterOpening` is set only when the
   /// file could not be checked before opening (a hot rollback journal had to be rolled back).
   private init(
-    path: String, writer: any DatabaseWriter, migrator: DatabaseMigrator, verifiesIntegrity: Bool
+    path: String, writer: any DatabaseWriter, migrator: DatabaseMigrator,
+    checksAfterOpening: (integrity: Bool, schema: Bool)?
   ) throws(SQLiteDatabaseError) {
     self.path = path
     self.writer = writer
     do {
-      if verifiesIntegrity {
-        try writer.read { db in try DatabaseFile.verify(db, path: path, migrator: migrator) }
+      if let checks = checksAfterOpening {
+        try writer.read { db in
+          try DatabaseFile.verify(
+            db, path: path, migrator: migrator, integrity: checks.integrity, schema: checks.schema)
+        }
       }
       // NB: read first: an open with nothing to migrate takes no write lock, so it does not
       // wait for (or fail against) another process that is writing.

@@ -364,6 +364,44 @@ import Testing
     #expect(try await database.load(noteTable).isEmpty)
   }
 
+  @Test func aNewerSchemaBehindARollbackJournalIsRefusedEvenWithoutTheIntegrityCheck()
+    async throws
+  {
+    // The newer app's migration committed; a later transaction of its was cut by a crash.
+    let source = try TemporaryDirectory()
+    let file = source.file("app.sqlite")
+    var configuration = Configuration()
+    configuration.allowsUnsafeTransactions = true
+    let queue = try DatabaseQueue(path: file.path, configuration: configuration)
+    try libraryMigrator(through: 2).migrate(queue)
+    try await queue.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA cache_size = 1")
+      try db.execute(sql: "BEGIN")
+      for index in 0..<200 {
+        try db.execute(
+          sql: "INSERT INTO notes (id, data) VALUES (?, ?)",
+          arguments: ["n\(index)", String(repeating: "x", count: 2_000)])
+      }
+    }
+    let crashed = try TemporaryDirectory()
+    for name in ["app.sqlite", "app.sqlite-journal"] {
+      try FileManager.default.copyItem(at: source.file(name), to: crashed.file(name))
+    }
+    try await queue.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+
+    #expect {
+      try SQLiteDatabase(
+        path: crashed.file("app.sqlite").path, migrator: libraryMigrator(through: 1),
+        verifiesIntegrity: false)
+    } throws: { error in
+      if case .newerSchema(_, unknownMigrations: ["v2 archive"])? = error as? SQLiteDatabaseError {
+        true
+      } else {
+        false
+      }
+    }
+  }
+
   @Test func aDiskIOErrorFromGrowingTheIndexIsADiskFull() {
     let error = SQLiteDatabaseError(
       DatabaseError(resultCode: .SQLITE_IOERR_SHMSIZE), path: "/tmp/app.sqlite")
