@@ -27,7 +27,26 @@ public final class StateWriter<State> {
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     persist: @escaping @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void
   ) {
-    base = EntityWriter(keyPath: keyPath, persist: persist)
+    base = EntityWriter(keyPath: keyPath, tracksPlacement: false) { changes in
+      try await persist(changes.writes, changes.deletions)
+    }
+  }
+
+  /// Creates a writer for the `EntityStore` at `keyPath` whose `persist` also learns which
+  /// entities moved to the end of the store (``EntityChanges/placedLast``), so that it can
+  /// store the store's order: a store saved, then loaded in the stored order, is equal.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the store lives in the state.
+  ///   - persistChanges: Stores the changes. When it throws, the batch stays pending and is
+  ///     retried.
+  /// - Complexity: Each drain that writes also walks the end of the store: O(*c* + *t*), *c*
+  ///   the number of changes and *t* the deleted entities at its end awaiting compaction.
+  public init<Entity>(
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>,
+    persistChanges: @escaping @Sendable (EntityChanges<Entity>) async throws -> Void
+  ) {
+    base = EntityWriter(keyPath: keyPath, tracksPlacement: true, persist: persistChanges)
   }
 
   /// The number of ids waiting for a flush.
@@ -82,14 +101,21 @@ protocol WriterBase<State>: AnyObject {
 @MainActor
 final class EntityWriter<State, Entity: Identifiable & Equatable & Sendable>: WriterBase
 where Entity.ID: Sendable {
-  typealias Persist = @Sendable ([Entity], [Entity.ID]) async throws -> Void
+  typealias Persist = @Sendable (EntityChanges<Entity>) async throws -> Void
 
   private let keyPath: WritableKeyPath<State, EntityStore<Entity>>
+  private let tracksPlacement: Bool
   private let persist: Persist
   private var pending = PendingChanges<Entity>()
+  /// The next placement number (see ``PendingChanges``): it only grows.
+  private var placement = 0
 
-  init(keyPath: WritableKeyPath<State, EntityStore<Entity>>, persist: @escaping Persist) {
+  init(
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>, tracksPlacement: Bool,
+    persist: @escaping Persist
+  ) {
     self.keyPath = keyPath
+    self.tracksPlacement = tracksPlacement
     self.persist = persist
   }
 
@@ -104,7 +130,11 @@ where Entity.ID: Sendable {
     // observation notification).
     guard state[keyPath: keyPath].hasChanges else { return false }
     let drained = state[keyPath: keyPath].drainOrderedChanges()
-    pending.record(upserts: drained.upserts, deletions: drained.deletions)
+    let placedLast =
+      tracksPlacement ? state[keyPath: keyPath].idsPlacedLast(among: drained.upserts) : []
+    pending.record(
+      upserts: drained.upserts, deletions: drained.deletions, placedLast: placedLast,
+      placement: &placement)
     return true
   }
 
@@ -112,11 +142,11 @@ where Entity.ID: Sendable {
     guard !pending.isEmpty else { return nil }
     let taken = pending
     pending = PendingChanges()
-    let (writes, deletions) = taken.split
+    let changes = taken.split
     let persist = persist
     return WriterBatch(
       count: taken.count,
-      persist: { try await persist(writes, deletions) },
+      persist: { try await persist(changes) },
       restore: { [weak self] in self?.pending.restore(failed: taken) }
     )
   }

@@ -36,6 +36,54 @@ struct CrashState {
   mutating func step(_ random: inout SplitMix64) {
     let changes =
       random.next(below: 10) == 0 ? 500 + random.next(below: 1_500) : 1 + random.next(below: 20)
+    apply(changes, &random)
+  }
+
+  /// Applies a batch a flush committed (the crash writer's shadow of the database).
+  mutating func apply(tags writes: [Tag], deletions: [Tag.ID]) {
+    tags.upsert(contentsOf: writes)
+    tags.remove(ids: deletions)
+  }
+
+  /// Applies a batch a flush committed (the crash writer's shadow of the database).
+  mutating func apply(notes writes: [Note], deletions: [Note.ID]) {
+    notes.upsert(contentsOf: writes)
+    notes.remove(ids: deletions)
+  }
+
+  /// One step of the two-process test's writer `name`: a few writes and deletions of its own
+  /// notes (`<name>-<k>`), which the other writer never touches.
+  mutating func writerStep(named name: String, _ random: inout SplitMix64) {
+    for _ in 0..<(1 + random.next(below: 5)) {
+      let id = "\(name)-\(random.next(below: 200))"
+      if random.next(below: 5) == 0 {
+        notes.remove(id)
+      } else {
+        let revision = (notes[id]?.revision ?? 0) + 1
+        notes.upsert(
+          Note(id: id, title: "\(id) r\(revision)", body: "", tagID: 0, revision: revision))
+      }
+    }
+  }
+
+  /// The notes of the two-process test's writer `name`.
+  func noteCount(named name: String) -> Int {
+    notes.ids.filter { $0.hasPrefix("\(name)-") }.count
+  }
+
+  /// Renames tag 0 (inserting it if needed): a change every round is sure to make, so that
+  /// every round has something to flush.
+  mutating func touch() {
+    let revision = (tags[0].flatMap { Int($0.name.dropFirst("touch ".count)) } ?? 0) + 1
+    tags.upsert(Tag(id: 0, name: "touch \(revision)"))
+  }
+
+  /// Applies a few changes: a step of a steady stream.
+  mutating func smallStep(_ random: inout SplitMix64) {
+    apply(1 + random.next(below: 5), &random)
+  }
+
+  private mutating func apply(_ changes: Int, _ random: inout SplitMix64) {
     for _ in 0..<changes {
       switch random.next(below: 10) {
       case 0:

@@ -1,5 +1,6 @@
 import EntityTracking
 public import GRDB
+import Persistence
 
 import struct Foundation.Data
 import class Foundation.JSONDecoder
@@ -13,9 +14,13 @@ import class Foundation.JSONDecoder
 /// migrator.registerMigration("v1") { db in try notes.create(in: db) }
 /// ```
 ///
-/// Rows keep the order their ids were first written, and ``SQLiteDatabase/load(_:)`` returns
-/// them in that order. A store reordered later (`sort(by:)`) is loaded in first-written order:
-/// sort it again after loading.
+/// Rows keep the order of the store: ``SQLiteDatabase/load(_:)`` returns a store equal to the
+/// one saved through `StateWriter(keyPath:table:database:)`. The order a
+/// store gets from inserting (at the end), changing in place, deleting, and inserting again
+/// after a deletion (at the end: in memory and in the table alike) is stored. `sort(by:)` and
+/// `restore(from:)` reorder entities without moving them to the end: the table does not follow
+/// those moves (the entities are all there, the order differs), so sort again after loading.
+/// A writer made from ``SQLiteDatabase/persist(to:)`` alone keeps rows in first-written order.
 public struct EntityTable<Entity: Codable & Identifiable & Equatable & Sendable>: Sendable
 where Entity.ID: DatabaseValueConvertible & Sendable {
   /// The table's name.
@@ -40,25 +45,31 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   var quotedName: String { name.quotedDatabaseIdentifier }
 
-  /// Writes `writes` (insert or replace by id) and removes `deletions`, in `db`'s transaction.
+  /// Writes `changes` in `db`'s transaction: removes the deletions, replaces the writes in
+  /// place (a new id goes last), then moves the entities placed last after every other row,
+  /// in their order.
   ///
   /// It runs on the database's writer queue, never on the caller's actor: encoding a large
   /// flush does not block the main actor.
-  func apply(writes: [Entity], deletions: [Entity.ID], in db: Database) throws {
-    if !deletions.isEmpty {
+  func apply(_ changes: EntityChanges<Entity>, in db: Database) throws {
+    if !changes.deletions.isEmpty || !changes.placedLast.isEmpty {
       let delete = try db.cachedStatement(sql: "DELETE FROM \(quotedName) WHERE id = ?")
-      for id in deletions {
+      for id in changes.deletions {
+        try delete.execute(arguments: [id])
+      }
+      // NB: the rowid orders the rows, and a row inserted again takes the largest one.
+      for id in changes.placedLast {
         try delete.execute(arguments: [id])
       }
     }
-    guard !writes.isEmpty else { return }
+    guard !changes.writes.isEmpty else { return }
     let upsert = try db.cachedStatement(
       sql: """
         INSERT INTO \(quotedName) (id, data) VALUES (?, ?)
         ON CONFLICT(id) DO UPDATE SET data = excluded.data
         """)
     let encoder = EntityJSONEncoder()
-    for entity in writes {
+    func write(_ entity: Entity) throws {
       let data: Data
       do {
         data = try encoder.encode(entity)
@@ -67,6 +78,23 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       }
       // NB: arguments passed to `execute` are bound without copying the blob.
       try upsert.execute(arguments: [entity.id, data])
+    }
+    guard !changes.placedLast.isEmpty else {
+      for entity in changes.writes { try write(entity) }
+      return
+    }
+    let placedLast = Set(changes.placedLast)
+    var last: [Entity.ID: Entity] = [:]
+    last.reserveCapacity(placedLast.count)
+    for entity in changes.writes {
+      if placedLast.contains(entity.id) {
+        last[entity.id] = entity
+      } else {
+        try write(entity)
+      }
+    }
+    for id in changes.placedLast {
+      if let entity = last[id] { try write(entity) }
     }
   }
 

@@ -1,8 +1,9 @@
 public import EntityTracking
 public import GRDB
 public import Persistence
+import Synchronization
 
-/// A SQLite database for persistence: opened in WAL mode, migrated, checked, and able to commit
+/// A SQLite database for persistence: opened in WAL mode, checked, migrated, and able to commit
 /// a whole flush of every writer in one transaction.
 ///
 /// ```swift
@@ -15,42 +16,99 @@ public import Persistence
 /// let persistence = PersistenceMiddleware(database: database, writers: [
 ///   StateWriter(keyPath: \.notes, table: notes, database: database),
 /// ])
+/// // when the app quits:
+/// try await persistence.shutdown()
+/// try database.close()
 /// ```
 public final class SQLiteDatabase: Sendable {
   /// The file's path, or `":memory:"`.
   public let path: String
   /// The GRDB connection, for the app's own queries.
   public let writer: any DatabaseWriter
+  private let isClosed = Mutex(false)
 
-  /// Opens or creates the database at `path` in WAL mode, checks it and migrates it.
+  /// Whether the database was opened read-only (`Configuration.readonly`): it loads, and every
+  /// write fails with ``SQLiteDatabaseError/readOnly``.
+  public var isReadOnly: Bool { writer.configuration.readonly }
+
+  /// What an open may create.
+  public enum Creation: Sendable {
+    /// Creates the file when it does not exist (the default). An existing empty file is
+    /// refused with ``SQLiteDatabaseError/emptyFile(path:)``: a 0-byte database is most often
+    /// a truncated one, and starting a new database in it would hide the loss.
+    case ifMissing
+    /// Also starts a new database in an existing empty file, for an app that creates the file
+    /// itself. An empty file beside a `-wal` file that holds data is still refused.
+    case ifMissingOrEmpty
+  }
+
+  /// Opens or creates the database at `path`: checks the file first, through a connection that
+  /// writes nothing, and only then opens it in WAL mode and migrates it.
+  ///
+  /// A file refused here is left byte for byte as it was, with no `-wal` or `-shm` file
+  /// created beside it. A file accepted is written to only when there is something to do: a
+  /// migration to run, or the WAL set up (GRDB starts a missing or empty `-wal` file with one
+  /// empty transaction).
+  ///
+  /// With `configuration.readonly`, the database is opened for reading only: when its
+  /// directory cannot be written (read-only media) and no `-wal` file holds data, it is opened
+  /// `immutable`, which needs no lock and no `-shm` file. A read-write open of a file that
+  /// cannot be written throws ``SQLiteDatabaseError/readOnly`` at once: open it read-only to
+  /// load its data.
   ///
   /// - Parameters:
   ///   - path: The database file; created when missing.
   ///   - migrator: The app's schema migrations (create ``EntityTable``s in them).
-  ///   - configuration: GRDB options (read-only, busy mode, `prepareDatabase`).
+  ///   - configuration: GRDB options (read-only, `prepareDatabase`). Its `busyMode` is
+  ///     replaced by `busyTimeout`.
   ///   - verifiesIntegrity: Runs `PRAGMA quick_check` before using the file, so that a damaged
   ///     database is reported at once rather than at the first read that crosses the damage.
   ///     It reads the whole file: turn it off for databases of many hundreds of megabytes.
+  ///   - busyTimeout: How long an access waits for a lock held by another connection (another
+  ///     process writing the same file) before failing with ``SQLiteDatabaseError/busy(path:)``.
+  ///     `.zero` fails at once.
+  ///   - creation: Whether an existing empty file may become a new database.
   /// - Throws: ``SQLiteDatabaseError/notADatabase(path:)``,
   ///   ``SQLiteDatabaseError/corrupt(path:detail:)``,
-  ///   ``SQLiteDatabaseError/newerSchema(path:unknownMigrations:)`` (the file is left
-  ///   untouched), ``SQLiteDatabaseError/readOnly``, ``SQLiteDatabaseError/cannotOpen(path:)``.
-  /// - Complexity: O(*f*) for the integrity check, where *f* is the size of the file, plus the
-  ///   migrations not applied yet.
+  ///   ``SQLiteDatabaseError/newerSchema(path:unknownMigrations:)``,
+  ///   ``SQLiteDatabaseError/emptyFile(path:)`` (each leaves the file untouched),
+  ///   ``SQLiteDatabaseError/readOnly``, ``SQLiteDatabaseError/diskFull``,
+  ///   ``SQLiteDatabaseError/busy(path:)``, ``SQLiteDatabaseError/cannotOpen(path:)``.
+  /// - Complexity: O(*n*) in the size of the file when `verifiesIntegrity`; otherwise the cost
+  ///   of the migrations left to run.
   public convenience init(
     path: String,
     migrator: DatabaseMigrator,
     configuration: Configuration = Configuration(),
-    verifiesIntegrity: Bool = true
+    verifiesIntegrity: Bool = true,
+    busyTimeout: Duration = .seconds(5),
+    creation: Creation = .ifMissing
   ) throws(SQLiteDatabaseError) {
-    let pool: DatabasePool
+    var configuration = configuration
+    configuration.busyMode =
+      busyTimeout > .zero ? .timeout(busyTimeout.timeInterval) : .immediateError
+    var file = try DatabaseFile(path: path)
+    let plan = try file.plan(readOnly: configuration.readonly, creation: creation)
+    if case .create = plan {
+      try DatabaseFile.create(at: path, migrator: migrator, configuration: configuration)
+      file = try DatabaseFile(path: path)
+    }
+    let isNew = plan == .startInEmptyFile
+    if !isNew, !file.hasHotJournal {
+      try file.check(
+        migrator: migrator, verifiesIntegrity: verifiesIntegrity, configuration: configuration)
+    }
+    let writer: any DatabaseWriter
     do {
-      pool = try DatabasePool(path: path, configuration: configuration)
+      writer = try DatabasePool(
+        path: file.connectionPath(readOnly: configuration.readonly), configuration: configuration)
     } catch {
       throw SQLiteDatabaseError(error, path: path)
     }
+    // NB: a hot journal is rolled back by the read-write open: only then can it be checked.
     try self.init(
-      path: path, writer: pool, migrator: migrator, verifiesIntegrity: verifiesIntegrity)
+      path: path, writer: writer, migrator: migrator,
+      checksAfterOpening: file.hasHotJournal ? (integrity: verifiesIntegrity, schema: true) : nil)
   }
 
   /// Creates a private in-memory database and migrates it: for tests and previews.
@@ -58,9 +116,8 @@ public final class SQLiteDatabase: Sendable {
   /// - Parameters:
   ///   - migrator: The app's schema migrations.
   ///   - configuration: GRDB options.
-  /// - Returns: An empty, migrated database that lives as long as the returned value.
-  /// - Throws: ``SQLiteDatabaseError`` when a migration fails.
-  /// - Complexity: The cost of the migrations.
+  /// - Returns: The migrated database.
+  /// - Throws: The migration's failure, as a ``SQLiteDatabaseError``.
   public static func inMemory(
     migrator: DatabaseMigrator, configuration: Configuration = Configuration()
   ) throws(SQLiteDatabaseError) -> SQLiteDatabase {
@@ -71,50 +128,102 @@ public final class SQLiteDatabase: Sendable {
       throw SQLiteDatabaseError(error, path: ":memory:")
     }
     return try SQLiteDatabase(
-      path: ":memory:", writer: queue, migrator: migrator, verifiesIntegrity: false)
+      path: ":memory:", writer: queue, migrator: migrator, checksAfterOpening: nil)
   }
 
+  /// Migrates the opened database when it needs it. `checksAfterOpening` is set only when the
+  /// file could not be checked before opening (a hot rollback journal had to be rolled back).
   private init(
-    path: String, writer: any DatabaseWriter, migrator: DatabaseMigrator, verifiesIntegrity: Bool
+    path: String, writer: any DatabaseWriter, migrator: DatabaseMigrator,
+    checksAfterOpening: (integrity: Bool, schema: Bool)?
   ) throws(SQLiteDatabaseError) {
     self.path = path
     self.writer = writer
     do {
-      if verifiesIntegrity {
-        let problems = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
-        if problems != ["ok"] {
-          throw SQLiteDatabaseError.corrupt(path: path, detail: problems.joined(separator: "; "))
+      if let checks = checksAfterOpening {
+        try writer.read { db in
+          try DatabaseFile.verify(
+            db, path: path, migrator: migrator, integrity: checks.integrity, schema: checks.schema)
         }
       }
-      let unknown = try writer.read { db in
-        try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+      // NB: read first: an open with nothing to migrate takes no write lock, so it does not
+      // wait for (or fail against) another process that is writing.
+      if try writer.read({ db in try migrator.hasCompletedMigrations(db) }) { return }
+      if writer.configuration.readonly { throw SQLiteDatabaseError.readOnly }
+      do {
+        try migrator.migrate(writer)
+      } catch {
+        // Another process opening the same new file may have run the migrations first: its
+        // work stands (ours rolled back), and the database is as this app needs it.
+        guard try writer.read({ db in try migrator.hasCompletedMigrations(db) }) else {
+          throw error
+        }
       }
-      if !unknown.isEmpty {
-        throw SQLiteDatabaseError.newerSchema(path: path, unknownMigrations: unknown)
-      }
-      try migrator.migrate(writer)
     } catch {
       throw SQLiteDatabaseError(error, path: path)
     }
   }
 
+  // MARK: - Closing
+
+  /// Closes the database's connections. Call it after the middleware's
+  /// `PersistenceMiddleware.shutdown()`; until then the middleware keeps the
+  /// database alive, since its writers hold it.
+  ///
+  /// Closing twice does nothing. After it, ``load(_:)`` and every write fail with
+  /// ``SQLiteDatabaseError/closed(path:)`` (the changes of a failed flush stay pending in the
+  /// middleware).
+  ///
+  /// - Throws: ``SQLiteDatabaseError/busy(path:)`` when a statement of the app's own queries
+  ///   is still running; the database then stays open and usable.
+  public func close() throws(SQLiteDatabaseError) {
+    let wasClosed = isClosed.withLock { isClosed in
+      defer { isClosed = true }
+      return isClosed
+    }
+    guard !wasClosed else { return }
+    do {
+      // NB: GRDB's DatabasePool.close() closes its writer before its readers, so the writer is
+      // not the last connection and cannot checkpoint; the readers, read-only, cannot either,
+      // and the -wal file would stay. Closing the readers first lets the writer clean up.
+      (writer as? DatabasePool)?.releaseMemory()
+      try writer.close()
+    } catch {
+      isClosed.withLock { $0 = false }
+      throw SQLiteDatabaseError(error, path: path)
+    }
+  }
+
+  /// Throws ``SQLiteDatabaseError/closed(path:)`` after ``close()``.
+  private func checkOpen() throws(SQLiteDatabaseError) {
+    if isClosed.withLock({ $0 }) { throw .closed(path: path) }
+  }
+
+  /// Classifies `error`; a misuse after ``close()`` (a call that raced with it) is `closed`.
+  private func classify(_ error: any Error) -> SQLiteDatabaseError {
+    if isClosed.withLock({ $0 }) { return .closed(path: path) }
+    return SQLiteDatabaseError(error, path: path)
+  }
+
   // MARK: - Reading
 
   /// Loads every entity of `table` into a store that records no changes (hydration), in the
-  /// order the entities were first written.
+  /// order the store had when it was saved (see ``EntityTable``).
   ///
   /// - Parameter table: The table to read.
-  /// - Returns: Every entity of the table, in first-written order, with no recorded change.
+  /// - Returns: The entities, in order.
   /// - Throws: ``SQLiteDatabaseError/undecodable(table:id:underlying:)`` when a row no longer
-  ///   decodes (nothing is skipped silently), or the database's failure.
-  /// - Complexity: O(*n*) rows read and decoded, where *n* is the number of rows.
+  ///   decodes (nothing is skipped silently), ``SQLiteDatabaseError/closed(path:)`` after
+  ///   ``close()``, or the database's failure.
+  /// - Complexity: O(*n*), the number of rows.
   public func load<Entity>(
     _ table: EntityTable<Entity>
   ) async throws(SQLiteDatabaseError) -> EntityStore<Entity> {
+    try checkOpen()
     do {
       return try await writer.read { db in try table.load(from: db) }
     } catch {
-      throw SQLiteDatabaseError(error, path: path)
+      throw classify(error)
     }
   }
 
@@ -146,19 +255,31 @@ public final class SQLiteDatabase: Sendable {
   /// The `persist` function of a writer for `table`: inside a ``flushTransaction`` it joins the
   /// flush's transaction; on its own it commits one transaction per call.
   ///
-  /// - Parameter table: The table the writes and deletions go to.
-  /// - Returns: A function that upserts `writes` and deletes `deletions`. It throws a
-  ///   ``SQLiteDatabaseError`` (``SQLiteDatabaseError/unencodable(table:id:underlying:)`` for an
-  ///   entity that does not encode) and then writes nothing.
-  /// - Complexity: Each call costs O(*w* + *d*) statements, for *w* writes and *d* deletions,
-  ///   plus encoding the written entities.
+  /// It keeps rows in first-written order. `StateWriter(keyPath:table:database:)`
+  /// uses ``persistChanges(to:)`` instead, which keeps the store's order.
+  ///
+  /// - Parameter table: The table to write.
+  /// - Returns: The function that writes `writes` and removes `deletions`.
   public func persist<Entity>(
     to table: EntityTable<Entity>
   ) -> @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void {
-    { [self] writes, deletions in
-      let work: FlushStaging.Work = { db in
-        try table.apply(writes: writes, deletions: deletions, in: db)
-      }
+    let persist = persistChanges(to: table)
+    return { writes, deletions in
+      try await persist(EntityChanges(writes: writes, deletions: deletions))
+    }
+  }
+
+  /// The `persistChanges` function of a writer for `table` that keeps the store's order (see
+  /// ``EntityTable``): inside a ``flushTransaction`` it joins the flush's transaction; on its
+  /// own it commits one transaction per call.
+  ///
+  /// - Parameter table: The table to write.
+  /// - Returns: The function that writes a batch of changes.
+  public func persistChanges<Entity>(
+    to table: EntityTable<Entity>
+  ) -> @Sendable (EntityChanges<Entity>) async throws -> Void {
+    { [self] changes in
+      let work: FlushStaging.Work = { db in try table.apply(changes, in: db) }
       if let staging = FlushStaging.current, staging.database == ObjectIdentifier(self) {
         staging.stage(work)
       } else {
@@ -168,10 +289,18 @@ public final class SQLiteDatabase: Sendable {
   }
 
   private func write(_ work: @escaping FlushStaging.Work) async throws(SQLiteDatabaseError) {
+    try checkOpen()
     do {
       try await writer.write(work)
     } catch {
-      throw SQLiteDatabaseError(error, path: path)
+      throw classify(error)
     }
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as GRDB's busy mode takes it.
+  var timeInterval: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }

@@ -1,8 +1,14 @@
 public import GRDB
 
+import struct Foundation.FileAttributeKey
+import class Foundation.FileManager
+import class Foundation.NSNumber
+import struct Foundation.URL
+
 /// Why a ``SQLiteDatabase`` could not open, read or write. Nothing already committed to the
 /// database is lost by any of these: the failed write is rolled back, and the changes it carried
-/// stay pending in the ``/Persistence/PersistenceMiddleware``.
+/// stay pending in the `PersistenceMiddleware`. A file refused at open is left
+/// byte for byte as it was.
 public enum SQLiteDatabaseError: Error, Sendable {
   /// The file exists but is not a SQLite database.
   case notADatabase(path: String)
@@ -11,12 +17,21 @@ public enum SQLiteDatabaseError: Error, Sendable {
   /// The database was migrated by a newer version of the app: it holds migrations this app
   /// does not know, so it is left untouched.
   case newerSchema(path: String, unknownMigrations: [String])
+  /// The file exists and is empty: usually a database truncated by a failing disk or a copy.
+  /// It is refused, untouched, unless the app opened it with
+  /// ``SQLiteDatabase/Creation/ifMissingOrEmpty``.
+  case emptyFile(path: String)
+  /// Another connection (another process, most often) held a lock on the database for longer
+  /// than the busy timeout.
+  case busy(path: String)
   /// The disk (or the database's `max_page_count`) is full.
   case diskFull
   /// The database, or its directory, cannot be written.
   case readOnly
   /// The file cannot be opened or created.
   case cannotOpen(path: String)
+  /// The database was closed with ``SQLiteDatabase/close()``.
+  case closed(path: String)
   /// A stored entity no longer decodes as its type.
   case undecodable(table: String, id: String, underlying: any Error)
   /// An entity does not encode (a non-finite number, a failing custom `encode(to:)`).
@@ -42,12 +57,28 @@ extension SQLiteDatabaseError {
       case .SQLITE_FULL: self = .diskFull
       case .SQLITE_READONLY: self = .readOnly
       case .SQLITE_CANTOPEN: self = .cannotOpen(path: path)
+      case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy(path: path)
+      case .SQLITE_IOERR where Self.isDiskFull(error, path: path): self = .diskFull
       default: self = .sqlite(error)
       }
     default:
       // GRDB throws only DatabaseError and CancellationError; anything else is ours and typed.
       self = .sqlite(DatabaseError(resultCode: .SQLITE_ERROR, message: "\(error)"))
     }
+  }
+
+  /// Whether a "disk I/O error" is a full disk. SQLite reports a failed write to the database
+  /// or its log as `SQLITE_FULL`, but a failed growth of the `-shm` index (the first thing an
+  /// open of a WAL database writes) as `SQLITE_IOERR_SHMSIZE`; for any other I/O error, the
+  /// volume's free space decides.
+  private static func isDiskFull(_ error: DatabaseError, path: String) -> Bool {
+    if error.extendedResultCode == .SQLITE_IOERR_SHMSIZE { return true }
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard
+      let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directory),
+      let free = attributes[FileAttributeKey.systemFreeSize] as? NSNumber
+    else { return false }
+    return free.int64Value < 64 * 1_024
   }
 }
 
@@ -58,9 +89,13 @@ extension SQLiteDatabaseError: CustomStringConvertible {
     case .corrupt(let path, let detail): "\(path) is corrupt: \(detail)"
     case .newerSchema(let path, let unknown):
       "\(path) was migrated by a newer app (unknown migrations: \(unknown.joined(separator: ", ")))"
+    case .emptyFile(let path):
+      "\(path) is an empty file, not a database (truncated?): refused, left untouched"
+    case .busy(let path): "\(path) is locked by another connection (busy timeout exceeded)"
     case .diskFull: "the disk is full"
     case .readOnly: "the database is read-only"
     case .cannotOpen(let path): "cannot open \(path)"
+    case .closed(let path): "\(path) was closed"
     case .undecodable(let table, let id, let underlying):
       "\(table) row \(id) does not decode: \(underlying)"
     case .unencodable(let table, let id, let underlying):

@@ -2,7 +2,9 @@ public import EntityTracking
 public import Persistence
 
 extension StateWriter {
-  /// A writer that persists the `EntityStore` at `keyPath` to `table`, without SQL.
+  /// A writer that persists the `EntityStore` at `keyPath` to `table`, without SQL, in the
+  /// store's order: loaded back with ``SQLiteDatabase/load(_:)``, the store is equal to the one
+  /// saved (``EntityTable`` says which reorderings the table does not follow).
   ///
   /// Inside a flush of a ``PersistenceMiddleware`` created with
   /// ``PersistenceMiddleware/init(database:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``,
@@ -10,13 +12,13 @@ extension StateWriter {
   ///
   /// - Parameters:
   ///   - keyPath: Where the store lives in the state.
-  ///   - table: The table its entities are written to.
-  ///   - database: The database that holds `table`.
+  ///   - table: The table that stores it.
+  ///   - database: The database that holds the table.
   public convenience init<Entity>(
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     table: EntityTable<Entity>,
     database: SQLiteDatabase
   ) {
-    self.init(keyPath: keyPath, persist: database.persist(to: table))
+    self.init(keyPath: keyPath, persistChanges: database.persistChanges(to: table))
   }
 }

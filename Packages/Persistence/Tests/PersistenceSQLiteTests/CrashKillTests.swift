@@ -4,12 +4,17 @@ import Glibc
 import Testing
 
 /// The durability contract, proven by SIGKILL: a writer process flushes scripted changes and
-/// acknowledges each `flush()`; it is killed at random moments, and after each kill the
-/// database must be intact and equal to the state after a whole flush — the last acknowledged
-/// one, or the one in progress when the kill landed — never a partial flush.
+/// reports each flush (BEGIN before its commit, ACK after); it is killed at random moments, and
+/// after each kill the database must be intact and equal to the state after a whole flush — the
+/// last acknowledged one, or the one in progress when the kill landed — never a partial flush.
+///
+/// The flushes rotate through their triggers: an explicit `flush()`, the debounce, `maxWait`,
+/// and the retry of a failed attempt. Each run opens the killed database through the app's own
+/// path (`SQLiteDatabase`, which recovers and checks it) and reports `integrity_check` from
+/// there: nothing else opens it first.
 ///
 /// `CRASH_KILLS=1000 swift test --filter CrashKill` runs the long version.
-@Suite(.serialized) struct CrashKillTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct CrashKillTests {
   @Test func aKilledWriterLosesNoAcknowledgedFlushAndCommitsNoPartialOne() throws {
     let kills = Int(ProcessInfo.processInfo.environment["CRASH_KILLS"] ?? "") ?? 50
     let directory = try TemporaryDirectory()
@@ -22,7 +27,8 @@ import Testing
     for run in 1...kills {
       let writer = try WriterProcess(database: database, arguments: ["\(run)"])
       let loaded = try #require(writer.nextLine(), "run \(run): \(writer.standardError)")
-      let digest = try #require(loaded.split(separator: " ").last.map(String.init))
+      let (digest, integrity) = try Self.parseLoaded(loaded)
+      try #require(integrity == "ok", "run \(run) opened a damaged database: \(loaded)")
       if let allowed {
         try #require(
           allowed.contains(digest), "run \(run) loaded \(digest), expected one of \(allowed)")
@@ -46,21 +52,29 @@ import Testing
       let outcome = Outcome(lines: lines, loaded: digest)
       allowed = outcome.allowedStates
       statistics.record(outcome)
-      try #require(try integrityCheck(database) == ["ok"], "run \(run)")
     }
 
     let final = try WriterProcess(database: database, arguments: ["--load"])
-    let loaded = try #require(final.nextLine()?.split(separator: " ").last.map(String.init))
+    let (loaded, integrity) = try Self.parseLoaded(try #require(final.nextLine()))
     #expect(final.waitUntilExit() == 0)
+    #expect(integrity == "ok")
     #expect(allowed?.contains(loaded) == true)
     statistics.record(loadedDigest: loaded, allowed: allowed)
     #expect(statistics.losses == 0)
+    if kills >= 20 {
+      // Each run starts with a different round: every trigger is killed around many times.
+      for round in ["explicit", "debounce", "maxWait", "retry"] {
+        #expect(statistics.acknowledgedByRound[round, default: 0] > 0, "no \(round) flush")
+      }
+    }
     print("crash-kill: \(statistics)")
   }
 
-  private func integrityCheck(_ path: URL) throws -> [String] {
-    let queue = try DatabaseQueue(path: path.path)
-    return try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+  /// The digest and the integrity check of a `LOADED <digest> <integrity>` line.
+  private static func parseLoaded(_ line: String) throws -> (digest: String, integrity: String) {
+    let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
+    try #require(fields.count == 3 && fields[0] == "LOADED", "unexpected line: \(line)")
+    return (fields[1], fields[2])
   }
 }
 
@@ -71,21 +85,27 @@ private struct Outcome {
   /// The digest of the flush in progress when the kill landed, if any.
   var inProgress: String?
   var flushes = 0
+  /// Acknowledged flushes by the round that triggered them.
+  var byRound: [String: Int] = [:]
 
   init(lines: [String], loaded: String) {
     acknowledged = loaded
-    var begun: (number: Substring, digest: String)?
+    var begun: (number: Substring, digest: String, round: String)?
     for line in lines {
       let fields = line.split(separator: " ")
       switch fields.first {
       case "BEGIN":
-        begun = (fields[1], String(fields[2]))
+        begun = (fields[1], String(fields[2]), String(fields[3]))
       case "ACK":
         if let current = begun, current.number == fields[1] {
           acknowledged = current.digest
           begun = nil
           flushes += 1
+          byRound[current.round, default: 0] += 1
         }
+      case "FAIL":
+        // The attempt committed nothing (a commit that failed after its BEGIN included).
+        if let current = begun, current.number == fields[1] { begun = nil }
       default:
         break
       }
@@ -101,6 +121,7 @@ private struct Outcome {
 private struct Statistics: CustomStringConvertible {
   var kills = 0
   var acknowledgedFlushes = 0
+  var acknowledgedByRound: [String: Int] = [:]
   var killsInsideFlush = 0
   var pending: Outcome?
   var inFlightCommitted = 0
@@ -110,6 +131,7 @@ private struct Statistics: CustomStringConvertible {
   mutating func record(_ outcome: Outcome) {
     kills += 1
     acknowledgedFlushes += outcome.flushes
+    acknowledgedByRound.merge(outcome.byRound, uniquingKeysWith: +)
     if outcome.inProgress != nil { killsInsideFlush += 1 }
     pending = outcome
   }
@@ -124,7 +146,10 @@ private struct Statistics: CustomStringConvertible {
   }
 
   var description: String {
-    "\(kills) kills, \(acknowledgedFlushes) acknowledged flushes, \(killsInsideFlush) kills inside a flush "
+    let rounds = acknowledgedByRound.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+    return
+      "\(kills) kills, \(acknowledgedFlushes) acknowledged flushes (\(rounds.joined(separator: ", "))), "
+      + "\(killsInsideFlush) kills inside a flush "
       + "(\(inFlightCommitted) had committed, \(inFlightRolledBack) rolled back), \(losses) losses"
   }
 }

@@ -159,68 +159,6 @@ import Testing
     #expect(persistence.status.pendingCount == 1)
   }
 
-  @Test func aFileThatIsNotADatabaseIsATypedError() throws {
-    let directory = try TemporaryDirectory()
-    let file = directory.file("notes.txt")
-    try Data(String(repeating: "not a database\n", count: 200).utf8).write(to: file)
-    #expect {
-      try SQLiteDatabase(path: file.path, migrator: libraryMigrator())
-    } throws: { error in
-      if case .notADatabase(path: file.path)? = error as? SQLiteDatabaseError {
-        true
-      } else {
-        false
-      }
-    }
-    // The file is left as it was.
-    #expect(try Data(contentsOf: file).count == 15 * 200)
-  }
-
-  @Test func aCorruptDatabaseIsATypedError() async throws {
-    let directory = try TemporaryDirectory()
-    let file = directory.file("app.sqlite")
-    do {
-      let database = try SQLiteDatabase(path: file.path, migrator: libraryMigrator())
-      let notes = (0..<2_000).map { Note(id: "n\($0)", title: String(repeating: "x", count: 100)) }
-      try await database.persist(to: noteTable)(notes, [])
-      try await database.writer.writeWithoutTransaction { db in
-        try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-      }
-    }
-    // Overwrite pages in the middle of the notes table with garbage.
-    let handle = try FileHandle(forUpdating: file)
-    try handle.seek(toOffset: 4_096 * 8)
-    try handle.write(contentsOf: Data(repeating: 0xA5, count: 4_096 * 4))
-    try handle.close()
-
-    #expect {
-      try SQLiteDatabase(path: file.path, migrator: libraryMigrator())
-    } throws: { error in
-      if case .corrupt? = error as? SQLiteDatabaseError { true } else { false }
-    }
-  }
-
-  @Test func aDatabaseFromANewerAppIsRefusedAndLeftUntouched() async throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.file("app.sqlite").path
-    do {
-      let newer = try SQLiteDatabase(path: path, migrator: libraryMigrator(through: 2))
-      try await newer.persist(to: tagTable)([Tag(id: 1, name: "home")], [])
-    }
-
-    #expect {
-      try SQLiteDatabase(path: path, migrator: libraryMigrator(through: 1))
-    } throws: { error in
-      guard
-        case .newerSchema(path: path, unknownMigrations: let unknown)? = error
-          as? SQLiteDatabaseError
-      else { return false }
-      return unknown == ["v2 archive"]
-    }
-    let newer = try SQLiteDatabase(path: path, migrator: libraryMigrator(through: 2))
-    #expect(try await newer.load(tagTable).values == [Tag(id: 1, name: "home")])
-  }
-
   @Test func aRowThatNoLongerDecodesFailsTheLoadWithItsId() async throws {
     let database = try SQLiteDatabase.inMemory(migrator: libraryMigrator())
     try await database.writer.write { db in
