@@ -31,7 +31,7 @@ public struct TestLocation: Sendable {
   }
 }
 
-/// How a ``TestStore`` reports a failed expectation: to Swift Testing by default, or anywhere
+/// How a ``FeatureTestStore`` reports a failed expectation: to Swift Testing by default, or anywhere
 /// else (a recorder in a test of the test store itself).
 public protocol AssertionProvider: Sendable {
   /// Reports a failed expectation.

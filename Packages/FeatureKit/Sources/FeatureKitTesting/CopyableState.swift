@@ -1,4 +1,4 @@
-/// A class state that can copy itself, so ``TestStore/send(_:expecting:location:)`` can keep the
+/// A class state that can copy itself, so ``FeatureTestStore/send(_:expecting:location:)`` can keep the
 /// state from before an action and compare.
 ///
 /// A value state needs nothing: assigning it copies it. A class state without this conformance

@@ -128,7 +128,7 @@ import Testing
     store?.send(.sleep(id: "c"))
     store = nil
     await tasks.waitUntilIdle()  // returns only because the release cancelled the sleep
-    #expect(tasks.runningCount == 0)
+    #expect(tasks.runningTaskCount == 0)
   }
 
   @Test func generated_ids_are_unique() {

@@ -21,7 +21,7 @@ import Testing
     let viewModel = makeViewModel()
     await viewModel.send(.fetch(7)).value
     #expect(viewModel.received == [7])
-    #expect(viewModel.runningProcedureCount == 0)
+    #expect(viewModel.runningTaskCount == 0)
   }
 
   @Test func errors_reach_catch_which_can_send_or_the_log_without_one() async {

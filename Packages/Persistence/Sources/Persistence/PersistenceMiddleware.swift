@@ -184,9 +184,9 @@ public final class PersistenceMiddleware<State> {
   }
 
   private func cancelTimers() {
-    tasks.cancel(id: Timer.debounce)
-    tasks.cancel(id: Timer.deadline)
-    tasks.cancel(id: Timer.retry)
+    tasks.cancelTask(id: Timer.debounce)
+    tasks.cancelTask(id: Timer.deadline)
+    tasks.cancelTask(id: Timer.retry)
     deadlineArmed = false
     retryArmed = false
   }

@@ -194,7 +194,7 @@ public actor QueryClientStore {
     nextID += 1
     let id = nextID
     syncStreams[key, default: [:]][id] = continuation
-    collector.cancel(id: CollectionID(key: key))
+    collector.cancelTask(id: CollectionID(key: key))
     continuation.onTermination = { [weak self] _ in
       Task { await self?.removeSyncStream(key, id: id) }
     }

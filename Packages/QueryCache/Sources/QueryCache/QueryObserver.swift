@@ -135,7 +135,7 @@ public final class QueryObserver<Value: Sendable> {
   /// makes shows here.
   private func startSyncing() {
     guard let key = queryKey else {
-      tasks.cancel(id: TaskName.sync)
+      tasks.cancelTask(id: TaskName.sync)
       return
     }
     let client = client

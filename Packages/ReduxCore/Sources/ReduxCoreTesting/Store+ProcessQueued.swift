@@ -4,14 +4,14 @@ extension Store {
   /// Suspends until every action admitted so far has run through the pipeline, including
   /// actions dispatched while they ran.
   ///
-  /// Middleware tasks may still be running; use ``settle()`` to wait for them too.
+  /// Middleware tasks may still be running; use ``waitUntilIdle()`` to wait for them too.
   ///
   /// ```swift
   /// store.dispatch(.increment)
-  /// await store.processQueuedActions()
+  /// await store.waitUntilActionsProcessed()
   /// #expect(store.count == 1)
   /// ```
-  public func processQueuedActions() async {
+  public func waitUntilActionsProcessed() async {
     await waitForQueueIdle()
   }
 
@@ -20,11 +20,11 @@ extension Store {
   ///
   /// A task that waits for something outside the store (a clock, a network) keeps this
   /// suspended: advance that first.
-  public func settle() async {
+  public func waitUntilIdle() async {
     repeat {
       await waitForQueueIdle()
       await tasks.waitUntilIdle()
       await waitForQueueIdle()
-    } while tasks.runningCount > 0
+    } while tasks.runningTaskCount > 0
   }
 }

@@ -117,7 +117,7 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
   }
 
   /// The number of procedures still running.
-  public var runningProcedureCount: Int { tasks.runningCount }
+  public var runningTaskCount: Int { tasks.runningTaskCount }
 
   /// A view model for the child state at `keyPath`, whose events reach this view model as the
   /// actions `event` maps them to (synchronously; `nil` delivers nothing). The same child state

@@ -28,7 +28,7 @@ public final class FeatureStore<Feature: StoreFeature> {
   @ObservationIgnored private let stateKeyPath = \FeatureStore.state
   @ObservationIgnored private let taskManager: TaskManager
   @ObservationIgnored private let logger: Logger
-  /// Sees every action before it is handled, effects' included (TestStore's history).
+  /// Sees every action before it is handled, effects' included (FeatureTestStore's history).
   @ObservationIgnored package var willHandle: (@MainActor (Action) -> Void)?
 
   /// Creates a store.
@@ -52,7 +52,7 @@ public final class FeatureStore<Feature: StoreFeature> {
   }
 
   isolated deinit {
-    taskManager.cancelAll()
+    taskManager.cancelAllTasks()
   }
 
   /// Handles `action`, then starts the task it returned.
@@ -75,29 +75,31 @@ public final class FeatureStore<Feature: StoreFeature> {
   ///
   /// - Parameter id: The id of the task to cancel.
   public func cancelTask(id: some TaskID) {
-    taskManager.cancel(id: id)
+    taskManager.cancelTask(id: id)
   }
 
   /// Cancels every running task.
   ///
   /// - Complexity: O(*n*), where *n* is the number of running tasks.
   public func cancelAllTasks() {
-    taskManager.cancelAll()
+    taskManager.cancelAllTasks()
   }
 
   /// The number of tasks still running, cancelled ones that are unwinding included.
-  public var runningTaskCount: Int { taskManager.runningCount }
+  public var runningTaskCount: Int { taskManager.runningTaskCount }
 
   /// Whether a task with this id runs and has not been cancelled.
   ///
   /// - Parameter id: The task's id.
   /// - Returns: `true` while the task runs, until it is cancelled or replaced.
   public func isTaskRunning(id: some TaskID) -> Bool {
-    taskManager.isRunning(id: id)
+    taskManager.isTaskRunning(id: id)
   }
 
   /// Suspends until no task runs, including tasks started by actions those tasks sent.
-  package func waitUntilIdle() async {
+  ///
+  /// - Complexity: O(1) to register; it resumes when the last task ends.
+  public func waitUntilIdle() async {
     await taskManager.waitUntilIdle()
   }
 
@@ -106,7 +108,7 @@ public final class FeatureStore<Feature: StoreFeature> {
     case .none:
       return .finished
     case .cancel(let id):
-      taskManager.cancel(id: id)
+      taskManager.cancelTask(id: id)
       return .finished
     case .run(let id, let operation, let onError):
       let send = Send<Action> { [weak self] action in self?.send(action) }

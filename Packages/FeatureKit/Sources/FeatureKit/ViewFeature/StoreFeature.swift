@@ -1,5 +1,5 @@
 /// A feature: its state, its actions, and the handler that ties them (ViewFeature's
-/// `StoreFeature`). Run it in a ``FeatureStore``; test it with `TestStore` (FeatureKitTesting).
+/// `StoreFeature`). Run it in a ``FeatureStore``; test it with `FeatureTestStore` (FeatureKitTesting).
 ///
 /// ```swift
 /// struct Counter: StoreFeature {

@@ -15,7 +15,7 @@ import Synchronization
 /// } onFailure: { error in
 ///   log(error)
 /// }
-/// tasks.cancel(id: "search")
+/// tasks.cancelTask(id: "search")
 /// ```
 public final class TaskManager: Sendable {
   private typealias Machine = TaskRegistryStateMachine<
@@ -28,12 +28,12 @@ public final class TaskManager: Sendable {
   public init() {}
 
   /// The number of tasks whose bodies have not ended yet, cancelled ones included.
-  public var runningCount: Int {
+  public var runningTaskCount: Int {
     machine.withLock { $0.runningCount }
   }
 
   /// Whether a task with this id is running and has not been cancelled or replaced.
-  public func isRunning(id: some TaskID) -> Bool {
+  public func isTaskRunning(id: some TaskID) -> Bool {
     machine.withLock { $0.isRunning(key: TaskKey(id)) }
   }
 
@@ -46,7 +46,7 @@ public final class TaskManager: Sendable {
   ///
   /// - Parameters:
   ///   - id: An id to cancel the task by. A live task with the same id is cancelled and
-  ///     replaced. `nil` runs an anonymous task, cancelled only by ``cancelAll()``.
+  ///     replaced. `nil` runs an anonymous task, cancelled only by ``cancelAllTasks()``.
   ///   - priority: The task's priority.
   ///   - isolation: The actor the task runs on; leave the default, the caller's actor.
   ///   - operation: The work. It runs on the caller's actor.
@@ -88,14 +88,14 @@ public final class TaskManager: Sendable {
   }
 
   /// Cancels the live task with this id, if any.
-  public func cancel(id: some TaskID) {
+  public func cancelTask(id: some TaskID) {
     machine.withLock { $0.cancel(key: TaskKey(id)) }?.cancel()
   }
 
   /// Cancels every running task. New tasks may still start.
   ///
   /// - Complexity: O(*n*), where *n* is the number of tasks.
-  public func cancelAll() {
+  public func cancelAllTasks() {
     for task in machine.withLock({ $0.cancelAll() }) { task.cancel() }
   }
 

@@ -26,7 +26,7 @@ struct DrainFairnessTests {
       return store.value
     }
     let processedBeforeProbe = await probe.value
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(processedBeforeProbe < chainLength)
     #expect(store.value == processedBeforeProbe + 1)
   }

@@ -8,7 +8,7 @@ struct QueueTests {
     let logs = Logs()
     let store = TestStore(initialState: TestState(), reducers: [counter], onLog: logs.onLog)
     let accepted = (0..<300).filter { _ in store.dispatch(.inc) { _ in } }.count
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(accepted == 256)
     #expect(store.value == 256)
     #expect(logs.events.count == 44)
@@ -22,7 +22,7 @@ struct QueueTests {
     #expect(store.refusedDispatchCount == 3)
     store.dispatch(maxDispatchable: 1, .inc)
     #expect(store.refusedDispatchCount == 4)
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 2)
   }
 
@@ -34,7 +34,7 @@ struct QueueTests {
     await #expect(throws: DispatchError.queueFull(capacity: 2)) {
       try await store.tryDispatchWithResult(.inc)
     }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 2)
   }
 
@@ -43,7 +43,7 @@ struct QueueTests {
     for _ in 0..<5 {
       try store.tryDispatch(.inc)
       try store.tryDispatch(.inc)
-      await store.processQueuedActions()
+      await store.waitUntilActionsProcessed()
     }
     #expect(store.value == 10)
   }
@@ -58,7 +58,7 @@ struct QueueTests {
       initialState: TestState(), middlewares: [fanOut], reducers: [counter], queueCapacity: 2,
       onLog: logs.onLog)
     await store.dispatchWithResult(.run)
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 2)
     #expect(
       logs.events.map(\.description) == ["refused 'inc': queue full: 2 actions already pending"])

@@ -7,7 +7,7 @@ struct RateLimitTests {
   @Test func maxDispatchableRefusesWhileTheLimitIsPending() async {
     let store = TestStore(initialState: TestState(), reducers: [counter])
     let accepted = (0..<3).map { _ in store.dispatch(maxDispatchable: 1, .inc) { _ in } }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(accepted == [true, false, false])
     #expect(store.value == 1)
   }
@@ -16,7 +16,7 @@ struct RateLimitTests {
   func limitAdmitsExactlyThatManyPending(limit: UInt) async {
     let store = TestStore(initialState: TestState(), reducers: [counter])
     for _ in 0..<10 { store.dispatch(maxDispatchable: limit, .inc) }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == Int(limit))
   }
 
@@ -30,7 +30,7 @@ struct RateLimitTests {
   @Test func zeroMeansUnlimited() async {
     let store = TestStore(initialState: TestState(), reducers: [counter])
     for _ in 0..<50 { store.dispatch(maxDispatchable: 0, .inc) }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 50)
   }
 
@@ -43,14 +43,14 @@ struct RateLimitTests {
     #expect(throws: DispatchError.rateLimited(actionID: "inc", limit: 1)) {
       try store.tryDispatch(maxDispatchable: 1, .inc)
     }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 3)
     // Processing the unlimited ones did not hand their "slots" to the limited budget twice.
     try store.tryDispatch(maxDispatchable: 1, .inc)
     #expect(throws: DispatchError.rateLimited(actionID: "inc", limit: 1)) {
       try store.tryDispatch(maxDispatchable: 1, .inc)
     }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 4)
   }
 
@@ -59,7 +59,7 @@ struct RateLimitTests {
     #expect(store.dispatch(maxDispatchable: 1, .inc) { _ in })
     #expect(store.dispatch(maxDispatchable: 1, .add(2)) { _ in })
     #expect(!store.dispatch(maxDispatchable: 1, .add(3)) { _ in })
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 3)
   }
 
@@ -69,7 +69,7 @@ struct RateLimitTests {
     let store = TestStore(initialState: TestState(), reducers: [counter], onLog: logs.onLog)
     store.dispatch(maxDispatchable: 1, .inc) { _ in trace.append("first") }
     let accepted = store.dispatch(maxDispatchable: 1, .inc) { _ in trace.append("second") }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(!accepted)
     #expect(trace.all == ["first"])
     let event = try #require(logs.events.first)
@@ -86,7 +86,7 @@ struct RateLimitTests {
     store.dispatch(maxDispatchable: 1, .inc)
     let state = await store.dispatchWithResult(maxDispatchable: 1, .inc)
     #expect(state.value == 42)
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 43)
   }
 

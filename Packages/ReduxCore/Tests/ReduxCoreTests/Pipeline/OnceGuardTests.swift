@@ -120,10 +120,10 @@ struct OnceGuardTests {
     store.dispatch(.run)
     store.dispatch(.inc)
     store.dispatch(.inc)
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.log == ["inc", "inc"])
     gate.open()
-    await store.settle()
+    await store.waitUntilIdle()
     #expect(store.log == ["inc", "inc", "run"])
     await store.dispatchWithResult(.inc)
     #expect(store.log == ["inc", "inc", "run", "inc"])
@@ -141,7 +141,7 @@ struct OnceGuardTests {
     let valueAtCompletion = await store.dispatchWithResult(.inc).value
     #expect(valueAtCompletion == 0)
     gate.open()
-    await store.settle()
+    await store.waitUntilIdle()
     #expect(store.value == 1)
   }
 
@@ -159,7 +159,7 @@ struct OnceGuardTests {
     }
     let store = TestStore(initialState: TestState(), middlewares: [middleware], reducers: [reducer])
     store.dispatch(.run)
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(trace.all == ["m:run", "m:note"])
     #expect(store.log == ["r:run", "r:note"])
   }

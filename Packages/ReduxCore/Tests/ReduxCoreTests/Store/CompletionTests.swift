@@ -19,7 +19,7 @@ struct CompletionTests {
     store.dispatch(.add(10)) { state in
       MainActor.assumeIsolated { seen.append("second:\(state.value)") }
     }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(seen.all == ["first:1", "second:11"])
   }
 
@@ -33,7 +33,7 @@ struct CompletionTests {
     store.dispatch(.run) { state in
       MainActor.assumeIsolated { seen.append("run done at \(state.value)") }
     }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(seen.all == ["run done at 0"])
     #expect(store.value == 1)
   }
@@ -49,7 +49,7 @@ struct CompletionTests {
     let store = TestStore(initialState: TestState(), reducers: [counter])
     let send = store.send
     send(.add(3))
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 3)
   }
 
@@ -63,7 +63,7 @@ struct CompletionTests {
     }
     task.cancel()
     await task.value
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 0)
   }
 }

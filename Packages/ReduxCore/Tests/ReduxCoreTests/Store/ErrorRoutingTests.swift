@@ -133,7 +133,7 @@ struct ErrorRoutingTests {
     let store = TestStore(
       initialState: TestState(), middlewares: [worker], resolvers: [resolver], reducers: [counter])
     await store.dispatchWithResult(.run)
-    await store.settle()
+    await store.waitUntilIdle()
     #expect(trace.all == ["middleware(\"async-worker\"):3"])
     #expect(store.log == ["run"])
   }
@@ -143,7 +143,7 @@ struct ErrorRoutingTests {
     let store = TestStore(
       initialState: TestState(), middlewares: [thrower], resolvers: [recover], reducers: [counter])
     store.dispatch(.fail)
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 1)
   }
 }

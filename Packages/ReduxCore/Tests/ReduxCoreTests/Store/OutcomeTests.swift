@@ -131,7 +131,7 @@ struct OutcomeTests {
     let store = TestStore(initialState: TestState(), reducers: [counter])
     var seen: [Int] = []
     store.dispatch(.add(2)) { state in seen.append(state.value) }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(seen == [2])
   }
 }

@@ -62,7 +62,7 @@ struct PipelineOrderTests {
     let store = TestStore(initialState: TestState(), middlewares: [redispatch], reducers: [counter])
     store.dispatch(.run)
     store.dispatch(.note("queued-before"))
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.log == ["run", "queued-before", "inc"])
     #expect(store.value == 1)
   }
@@ -80,10 +80,10 @@ struct PipelineOrderTests {
     }
     let store = TestStore(initialState: TestState(), middlewares: [fetcher], reducers: [counter])
     store.dispatch(.run)
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     store.dispatch(.note("before-gate"))
     gate.open()
-    await store.settle()
+    await store.waitUntilIdle()
     #expect(store.log == ["run", "before-gate", "from-task"])
   }
 
@@ -97,7 +97,7 @@ struct PipelineOrderTests {
         }
       }
     }
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     let log = store.log
     #expect(log.count == 1000)
     for sender in 0..<4 {
@@ -111,7 +111,7 @@ struct PipelineOrderTests {
     await Task.detached {
       for index in 0..<5_000 { store.dispatch(.set(index)) }
     }.value
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 4_999)
     #expect(store.log.count == 5_000)
   }

@@ -38,7 +38,7 @@ struct SeedParityTests {
     let store = TestStore(initialState: TestState(), middlewares: [AnyMiddleware(stated)])
     store.dispatch(.run)
     store.dispatch(.inc)
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(coordinator.count.withLock { $0 } == 2)
   }
 
@@ -77,7 +77,7 @@ struct SeedParityTests {
       initialState: TestState(), middlewares: [recorder.middleware], reducers: [counter])
     store.dispatch(.inc)
     store.dispatch(.add(2))
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(recorder.actions == [.inc, .add(2)])
     #expect(store.value == 3)
   }

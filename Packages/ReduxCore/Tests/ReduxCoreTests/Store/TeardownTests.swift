@@ -27,7 +27,7 @@ struct TeardownTests {
     weak let weakStore = store
     await store?.dispatchWithResult(.run)
     let tasks = store!.tasks
-    #expect(tasks.runningCount == 1)
+    #expect(tasks.runningTaskCount == 1)
     store = nil
     await tasks.waitUntilIdle()
     #expect(weakStore == nil)
@@ -62,7 +62,7 @@ struct TeardownTests {
         "discarded 'inc': store shut down", "discarded 'add': store shut down",
         "shut down, 2 queued action(s) discarded",
       ])
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(store.value == 0)
   }
 
@@ -83,7 +83,7 @@ struct TeardownTests {
     store.dispatch(.run)
     store.dispatch(.inc)
     store.dispatch(.add(2))
-    await store.processQueuedActions()
+    await store.waitUntilActionsProcessed()
     #expect(
       logs.events.map(\.description) == [
         "discarded 'inc': store shut down", "discarded 'add': store shut down",

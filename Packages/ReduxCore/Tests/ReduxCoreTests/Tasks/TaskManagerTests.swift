@@ -10,12 +10,12 @@ struct TaskManagerTests {
       try await gate.wait()
     } onFailure: { _ in
     }
-    #expect(tasks.runningCount == 1)
-    #expect(tasks.isRunning(id: "load"))
+    #expect(tasks.runningTaskCount == 1)
+    #expect(tasks.isTaskRunning(id: "load"))
     gate.open()
     await task?.value
-    #expect(tasks.runningCount == 0)
-    #expect(!tasks.isRunning(id: "load"))
+    #expect(tasks.runningTaskCount == 0)
+    #expect(!tasks.isTaskRunning(id: "load"))
   }
 
   @Test func taskRunsOnTheCallersActor() async {
@@ -59,9 +59,9 @@ struct TaskManagerTests {
       outcomes.append("2 done")
     } onFailure: { _ in
     }
-    tasks.cancel(id: 1)
-    #expect(!tasks.isRunning(id: 1))
-    #expect(tasks.isRunning(id: 2))
+    tasks.cancelTask(id: 1)
+    #expect(!tasks.isTaskRunning(id: 1))
+    #expect(tasks.isTaskRunning(id: 2))
     await cancelled?.value
     keep.open()
     await kept?.value
@@ -89,12 +89,12 @@ struct TaskManagerTests {
     await old?.value
     // The old task has unwound; the replacement must still be tracked under the id.
     #expect(outcomes.all == ["old cancelled"])
-    #expect(tasks.isRunning(id: "search"))
-    #expect(tasks.runningCount == 1)
-    tasks.cancel(id: "search")
+    #expect(tasks.isTaskRunning(id: "search"))
+    #expect(tasks.runningTaskCount == 1)
+    tasks.cancelTask(id: "search")
     await new?.value
     #expect(outcomes.all == ["old cancelled", "new cancelled"])
-    #expect(tasks.runningCount == 0)
+    #expect(tasks.runningTaskCount == 0)
   }
 
   @Test func cancellationIsNotAFailureButOtherErrorsAre() async {
@@ -105,7 +105,7 @@ struct TaskManagerTests {
     } onFailure: {
       failures.append("a: \($0)")
     }
-    tasks.cancel(id: "a")
+    tasks.cancelTask(id: "a")
     await cancelled?.value
     await tasks.run(id: "b") {
       throw TestError(code: 9)
@@ -138,9 +138,9 @@ struct TaskManagerTests {
       try await Gate().wait()
     } onFailure: { _ in
     }
-    tasks.cancelAll()
+    tasks.cancelAllTasks()
     await tasks.waitUntilIdle()
-    #expect(tasks.runningCount == 0)
+    #expect(tasks.runningTaskCount == 0)
     let ran = Trace()
     await tasks.run {
       ran.append("ran")
@@ -170,7 +170,7 @@ struct TaskManagerTests {
   @Test func waitUntilIdleReturnsAtOnceWhenNothingRuns() async {
     let tasks = TaskManager()
     await tasks.waitUntilIdle()  // a hang fails the suite's time limit
-    #expect(tasks.runningCount == 0)
+    #expect(tasks.runningTaskCount == 0)
     #expect(!tasks.isShutdown)
   }
 }

@@ -57,13 +57,13 @@ struct Opaque: StoreFeature {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct TestStoreTests {
+@Suite(.timeLimit(.minutes(1))) struct FeatureTestStoreTests {
   let failures = FailureRecorder()
   let gate = Gate()
   let clock = ManualClock()
 
   @Test func expectations_pass_on_the_right_state_and_history_records_every_action() async {
-    let store = TestStore(initialState: Todos.State(), feature: Todos())
+    let store = FeatureTestStore(initialState: Todos.State(), feature: Todos())
     await store.send(.add("Buy milk")) {
       $0.todos = [Todos.Todo(id: 1, title: "Buy milk")]
       $0.nextId = 2
@@ -76,7 +76,7 @@ struct Opaque: StoreFeature {
   }
 
   @Test func a_wrong_expectation_fails_for_a_value_state() async {
-    let store = TestStore(
+    let store = FeatureTestStore(
       initialState: Todos.State(), feature: Todos(), assertionProvider: failures)
     await store.send(.add("a")) { $0.nextId = 2 }  // forgot the todo
     await store.send(.add("b"), \.nextId, 99)
@@ -86,7 +86,7 @@ struct Opaque: StoreFeature {
   }
 
   @Test func a_wrong_expectation_fails_for_a_class_state() async {
-    let store = TestStore(
+    let store = FeatureTestStore(
       initialState: Profile.State(), feature: Profile(), assertionProvider: failures)
     await store.send(.rename("Ada")) { $0.name = "Ada" }
     #expect(failures.messages.isEmpty)
@@ -96,7 +96,7 @@ struct Opaque: StoreFeature {
   }
 
   @Test func a_class_state_that_cannot_be_copied_is_reported_not_passed() async {
-    let store = TestStore(
+    let store = FeatureTestStore(
       initialState: Opaque.State(), feature: Opaque(), assertionProvider: failures)
     await store.send(.increment) { $0.count = 1 }
     #expect(failures.messages.count == 1)
@@ -105,28 +105,30 @@ struct Opaque: StoreFeature {
   }
 
   @Test func run_tasks_run_and_their_actions_are_recorded() async {
-    let store = TestStore(initialState: Loader.State(), feature: Loader(gate: gate, clock: clock))
+    let store = FeatureTestStore(
+      initialState: Loader.State(), feature: Loader(gate: gate, clock: clock))
     await store.send(.load(id: "load"), \.isLoading, true)
     #expect(store.isTaskRunning(id: "load"))
     gate.open()
-    let state = await store.finish()
+    let state = await store.waitUntilIdle()
     #expect(state.value == 42 && !state.isLoading)
     #expect(store.actionHistory.map { "\($0)" } == ["load(id: \"load\")", "loaded(42)"])
   }
 
   @Test func cancel_is_honoured() async {
-    let store = TestStore(initialState: Loader.State(), feature: Loader(gate: gate, clock: clock))
+    let store = FeatureTestStore(
+      initialState: Loader.State(), feature: Loader(gate: gate, clock: clock))
     await store.send(.sleep(id: "timer"))
     #expect(store.runningTaskCount == 1)
     await store.send(.stop(id: "timer"))
-    await store.finish()
+    await store.waitUntilIdle()
     #expect(store.runningTaskCount == 0)
     #expect(store.state.error == nil)
   }
 
   @Test func a_test_that_ends_with_tasks_running_fails_unless_allowed() async {
     do {
-      let store = TestStore(
+      let store = FeatureTestStore(
         initialState: Loader.State(), feature: Loader(gate: gate, clock: clock),
         assertionProvider: failures)
       await store.send(.sleep(id: "forgotten"))
@@ -136,7 +138,7 @@ struct Opaque: StoreFeature {
 
     let allowed = FailureRecorder()
     do {
-      let store = TestStore(
+      let store = FeatureTestStore(
         initialState: Loader.State(), feature: Loader(gate: gate, clock: clock),
         assertionProvider: allowed,
         allowsRunningTasksAtEnd: true)
@@ -147,8 +149,13 @@ struct Opaque: StoreFeature {
 
   @Test func swift_testing_is_the_default_provider() async {
     await withKnownIssue {
-      let store = TestStore(initialState: Todos.State(), feature: Todos())
+      let store = FeatureTestStore(initialState: Todos.State(), feature: Todos())
       await store.send(.add("a")) { $0.nextId = 5 }
     }
+  }
+
+  @Test func viewFeatureSpellsTheTestStoreAsItsSeedDoes() async {
+    let store = ViewFeature.TestStore(initialState: Todos.State(), feature: Todos())
+    #expect(type(of: store) == FeatureTestStore<Todos>.self)
   }
 }

@@ -4,19 +4,19 @@ public import FeatureKit
 ///
 /// ```swift
 /// @MainActor @Test func loads() async {
-///   let store = TestStore(initialState: Items.State(), feature: Items(api: .stub))
+///   let store = FeatureTestStore(initialState: Items.State(), feature: Items(api: .stub))
 ///   await store.send(.load) { $0.isLoading = true }
-///   await store.finish()                 // runs the `.run` task and what it sent
+///   await store.waitUntilIdle()                 // runs the `.run` task and what it sent
 ///   #expect(store.state.items.count == 3)
 /// }
 /// ```
 ///
 /// The feature runs in a real ``/FeatureKit/FeatureStore``: `.run` tasks run on its task
-/// runtime and `.cancel` cancels them. `send` returns once the action is handled; ``finish()``
+/// runtime and `.cancel` cancels them. `send` returns once the action is handled; ``waitUntilIdle()``
 /// waits for the tasks. A test that releases the store while tasks still run fails (as in TCA),
 /// unless ``allowsRunningTasksAtEnd`` is set.
 @MainActor
-public final class TestStore<Feature: StoreFeature> {
+public final class FeatureTestStore<Feature: StoreFeature> {
   /// The feature's state.
   public typealias State = Feature.State
   /// The feature's actions.
@@ -58,7 +58,7 @@ public final class TestStore<Feature: StoreFeature> {
     let running = store.runningTaskCount
     guard running > 0, !allowsRunningTasksAtEnd else { return }
     assertionProvider.fail(
-      "The test ended with \(running) task(s) still running. Await finish(), cancel them, "
+      "The test ended with \(running) task(s) still running. Await waitUntilIdle(), cancel them, "
         + "or set allowsRunningTasksAtEnd.",
       at: createdAt)
   }
@@ -167,7 +167,7 @@ public final class TestStore<Feature: StoreFeature> {
   ///
   /// - Returns: The state once no task runs.
   @discardableResult
-  public func finish() async -> State {
+  public func waitUntilIdle() async -> State {
     await store.waitUntilIdle()
     return store.state
   }
@@ -175,7 +175,7 @@ public final class TestStore<Feature: StoreFeature> {
   /// Cancels every running task and waits for them to end.
   ///
   /// - Complexity: O(*n*) to cancel, where *n* is the number of running tasks.
-  public func cancelRunningTasks() async {
+  public func cancelAllTasks() async {
     store.cancelAllTasks()
     await store.waitUntilIdle()
   }
@@ -196,4 +196,10 @@ public final class TestStore<Feature: StoreFeature> {
     }
     return state
   }
+}
+
+extension ViewFeature {
+  /// ViewFeature's name for ``FeatureTestStore``. ReduxCore's testing kit may own the plain
+  /// `TestStore` (NAMING.md): FeatureKit's seed names live in their seed's namespace.
+  public typealias TestStore<Feature: StoreFeature> = FeatureTestStore<Feature>
 }
