@@ -2,6 +2,7 @@ import EntityTracking
 import Observation
 import Persistence
 import ReduxCore
+import ReduxCoreTesting
 import Testing
 
 // The seed's hand-written store, as an app writes it: the specialisations, a root reducer
@@ -79,7 +80,8 @@ final class ShopStore: SwiduxDispatcher {
 
   init(environment: ShopEnvironment, writers: [StateWriter<ShopState>]) {
     self.environment = environment
-    self.persistence = PersistenceMiddleware(writers: writers)
+    // NB: a ManualClock, so no debounce flush splits the writes however slow the run is.
+    self.persistence = PersistenceMiddleware(writers: writers, clock: ManualClock())
   }
 
   func send(_ action: ShopAction) {
