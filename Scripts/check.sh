@@ -67,6 +67,11 @@ if [ -n "$unguarded" ]; then
   fail "platform imports outside '#if canImport(<module>)' (Glibc, Musl, Darwin, WinSDK)"
 fi
 
+# Tests use Swift Testing (STYLE.md); Scripts/sanitize.sh runs them with XCTest disabled.
+if grep -nE '^\s*(@[A-Za-z_]+ )*((public|package|internal) )?import XCTest' "${swift_files[@]}"; then
+  fail "tests use Swift Testing, not XCTest"
+fi
+
 # Every manifest ends with the same shared-settings block and declares the same platforms.
 manifests=(Package.swift Packages/*/Package.swift Benchmarks/Package.swift)
 footer() { sed -n '/^\/\/ MARK: - Shared settings/,$p' "$1"; }
