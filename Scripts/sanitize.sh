@@ -23,28 +23,31 @@ trap 'rm -f "$log"' EXIT
 
 packages=(ReduxCore EntityTracking Persistence QueryCache FeatureKit)
 # Packages whose leaks are known and being fixed elsewhere: AddressSanitizer still runs there,
-# only leak detection waits. QueryCache: the gc timer's retain cycle (QueryClientStore ->
-# scheduleCollection's task -> QueryClientStore), fixed on the QueryCache branch; remove it here
-# once that lands.
+# only leak detection waits. QueryCache: the gc timer's retain cycle (LeakSanitizer: 150,900
+# bytes in 791 objects, allocated under QueryClient.init and QueryClientStore.scheduleCollection),
+# which the QueryCache branch fixes; remove it from this list when that lands.
 leaks_pending=(QueryCache)
 
 sanitizers=("$@")
 [ ${#sanitizers[@]} -gt 0 ] || sanitizers=(thread address)
 
-# Prints the reports in $log, demangled, or the end of the log when there is no report.
-show_reports() {
-  if grep -qE 'WARNING: ThreadSanitizer|ERROR: (AddressSanitizer|LeakSanitizer)' "$log"; then
+reports='WARNING: ThreadSanitizer|ERROR: (AddressSanitizer|LeakSanitizer)'
+
+# Prints the sanitizer's reports in $log, demangled, or the end of the log when it has none,
+# and keeps the whole log in the step's scratch folder.
+fail() {
+  echo "sanitize: $*"
+  if grep -qE "$reports" "$log"; then
     swift demangle --simplified < "$log" \
-      | awk '/WARNING: ThreadSanitizer|ERROR: (AddressSanitizer|LeakSanitizer)/ { found = 1 } found' \
-      | grep -vE '^(◇|↳|✔|➜)' | head -n 120
+      | awk -v reports="$reports" '$0 ~ reports { found = 1 } found' | head -n 200
   else
     tail -n 60 "$log"
   fi
-}
-
-fail() {
-  echo "sanitize: $*"
-  show_reports
+  if [ -n "${kept_log:-}" ]; then
+    mkdir -p "$(dirname "$kept_log")"
+    cp "$log" "$kept_log"
+    echo "sanitize: the whole log is in $kept_log"
+  fi
   echo "sanitize: FAILED: $*"
   exit 1
 }
@@ -78,6 +81,7 @@ scratch() {
 sanitized_suite() {
   local sanitizer=$1 package=$2 environment status start=$SECONDS
   environment=$(options "$sanitizer" "$package")
+  kept_log=$(scratch "$sanitizer" "$package")/sanitize.log
   set +e
   env "$environment" REDUXKIT_SANITIZER="$sanitizer" \
     swift test --package-path "$package" --sanitize="$sanitizer" --disable-xctest \
@@ -89,7 +93,7 @@ sanitized_suite() {
   summary=$(grep -E 'Test run with [0-9]+ test' "$log" | tail -n 1 || true)
   echo "==> $name under the $sanitizer sanitizer ($((SECONDS - start)) s, ${environment//$root\//}):"
   echo "    ${summary:-no test summary}"
-  if grep -qE 'WARNING: ThreadSanitizer|ERROR: (AddressSanitizer|LeakSanitizer)' "$log"; then
+  if grep -qE "$reports" "$log"; then
     fail "$package: the $sanitizer sanitizer reported the problems above"
   fi
   [ "$status" -eq 0 ] || fail "$package: tests failed under the $sanitizer sanitizer (exit $status)"
@@ -101,6 +105,7 @@ canary() {
   local sanitizer=$1 fault=$2 suite=$3 pattern=$4; shift 4
   local environment status
   environment=$(options "$sanitizer" Packages/ReduxCore)
+  kept_log=$(scratch "$sanitizer" Packages/ReduxCore)/sanitize-canary.log
   set +e
   env "$environment" REDUXKIT_SANITIZER="$sanitizer" REDUXKIT_CANARY="$fault" \
     swift test --package-path Packages/ReduxCore --sanitize="$sanitizer" --disable-xctest \
@@ -109,12 +114,12 @@ canary() {
   status=$?
   set -e
   grep -qE 'Test run with [1-9][0-9]* test' "$log" || fail "the planted $fault did not run"
-  local reports
-  reports=$(swift demangle --simplified < "$log" | awk -v pattern="$pattern" '$0 ~ pattern { found = 1 } found')
-  [ "$status" -ne 0 ] && [ -n "$reports" ] \
+  local found
+  found=$(swift demangle --simplified < "$log" | awk -v pattern="$pattern" '$0 ~ pattern { found = 1 } found')
+  [ "$status" -ne 0 ] && [ -n "$found" ] \
     || fail "the $sanitizer sanitizer did not report the planted $fault (exit $status)"
   for expected in "$@"; do
-    grep -qF "$expected" <<< "$reports" \
+    grep -qF "$expected" <<< "$found" \
       || fail "the $sanitizer sanitizer did not report the planted $fault in $expected"
   done
   echo "==> the planted $fault is reported by the $sanitizer sanitizer, in each of its $# test(s)"
