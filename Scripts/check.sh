@@ -53,6 +53,41 @@ for file in "${sources[@]}"; do
   done < <(grep -oE '(Logger\(label:|category: String =) "[^"]*"' "$file" | sed -E 's/.*"([^"]*)"$/\1/')
 done
 
+# A platform C library (Glibc, Musl, Darwin, WinSDK) is imported only inside an
+# `#if canImport(<that module>)` branch, so every package also builds where it is absent.
+unguarded=$(awk '
+  FNR == 1 { depth = 0 }
+  {
+    line = $0
+    sub(/^[ \t]+/, "", line)
+    if (line ~ /^#if[ \t(!]/) { depth++; condition[depth] = line; next }
+    if (line ~ /^#elseif[ \t(!]/) { condition[depth] = line; next }
+    if (line ~ /^#else([ \t]|$)/) { condition[depth] = ""; next }
+    if (line ~ /^#endif/) { if (depth > 0) depth--; next }
+    while (line ~ /^@[A-Za-z_]+(\([^)]*\))?[ \t]+/) sub(/^@[A-Za-z_]+(\([^)]*\))?[ \t]+/, "", line)
+    sub(/^(public|package|internal|fileprivate|private)[ \t]+/, "", line)
+    if (line !~ /^import[ \t]/) next
+    sub(/^import[ \t]+/, "", line)
+    sub(/^(typealias|struct|class|enum|protocol|let|var|func)[ \t]+/, "", line)
+    module = line
+    sub(/[^A-Za-z0-9_].*$/, "", module)
+    if (module !~ /^(Glibc|Musl|Darwin|WinSDK)$/) next
+    for (level = 1; level <= depth; level++) {
+      if (index(condition[level], "canImport(" module ")") > 0) next
+    }
+    printf "%s:%d: %s\n", FILENAME, FNR, $0
+  }
+' "${swift_files[@]}")
+if [ -n "$unguarded" ]; then
+  echo "$unguarded"
+  fail "platform imports outside '#if canImport(<module>)' (Glibc, Musl, Darwin, WinSDK)"
+fi
+
+# Tests use Swift Testing (STYLE.md); Scripts/sanitize.sh runs them with XCTest disabled.
+if grep -nE '^\s*(@[A-Za-z_]+ )*((public|package|internal) )?import XCTest' "${swift_files[@]}"; then
+  fail "tests use Swift Testing, not XCTest"
+fi
+
 # Every manifest ends with the same shared-settings block and declares the same platforms.
 manifests=(Package.swift Packages/*/Package.swift Benchmarks/Package.swift)
 footer() { sed -n '/^\/\/ MARK: - Shared settings/,$p' "$1"; }

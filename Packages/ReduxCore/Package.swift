@@ -13,6 +13,9 @@ let package = Package(
     .target(name: "ReduxCore"),
     .target(name: "ReduxCoreTesting", dependencies: ["ReduxCore"]),
     .testTarget(name: "ReduxCoreTests", dependencies: ["ReduxCore", "ReduxCoreTesting"]),
+    // Faults planted for Scripts/sanitize.sh, which checks that the sanitizers report them;
+    // skipped unless REDUXKIT_CANARY asks for one.
+    .testTarget(name: "SanitizerCanaryTests", dependencies: ["ReduxCore", "ReduxCoreTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

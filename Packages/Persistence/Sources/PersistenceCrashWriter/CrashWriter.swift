@@ -1,7 +1,14 @@
 import GRDB
-import Glibc
 import Persistence
 import PersistenceSQLite
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Applies scripted changes to a SQLite database through `PersistenceMiddleware`, and reports
 /// each flush on standard output, unbuffered, for the crash-kill test:

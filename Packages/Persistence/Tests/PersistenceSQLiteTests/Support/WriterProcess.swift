@@ -1,6 +1,13 @@
 import Foundation
-import Glibc
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The `persistence-crash-writer` executable, started on a database, read line by line.
 final class WriterProcess {
@@ -50,7 +57,13 @@ final class WriterProcess {
   ///
   /// - Returns: Whether the kill ended it (rather than an earlier exit of its own).
   func kill() -> Bool {
-    Glibc.kill(process.processIdentifier, SIGKILL)
+    #if canImport(Glibc)
+      Glibc.kill(process.processIdentifier, SIGKILL)
+    #elseif canImport(Musl)
+      Musl.kill(process.processIdentifier, SIGKILL)
+    #elseif canImport(Darwin)
+      Darwin.kill(process.processIdentifier, SIGKILL)
+    #endif
     process.waitUntilExit()
     return process.terminationReason == .uncaughtSignal
   }

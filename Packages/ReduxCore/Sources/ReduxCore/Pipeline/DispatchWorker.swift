@@ -3,7 +3,9 @@
 /// state subscriptions.
 ///
 /// The store holds the worker; the worker never holds the store, so releasing the store ends
-/// everything (see ``shutdown()``).
+/// everything (see ``shutdown()``). Contexts hold the worker, and a middleware, reducer or
+/// resolver may keep its context (in an object its closure captures, say): that closes a cycle
+/// through the worker's stage arrays, which ``shutdown()`` breaks by releasing the stages.
 @MainActor
 @usableFromInline
 final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
@@ -29,9 +31,17 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
 
   @usableFromInline let state: State
   @usableFromInline let readOnly: State.ReadOnly
-  @usableFromInline let middlewares: [AnyMiddleware<State, Action>]
-  @usableFromInline let reducers: [AnyReducer<State, Action>]
-  @usableFromInline let resolvers: [AnyResolver<State, Action>]
+  // NB: the stages are `var` only so that shutdown() can release them (see releaseStages()).
+  // They are read on every action and written once, by shutdown() on the main actor, never
+  // while a read is open: each read copies the element out before calling it. So the hot path
+  // skips the dynamic exclusivity check that a `let` never paid.
+  @usableFromInline @exclusivity(unchecked) var middlewares: [AnyMiddleware<State, Action>]
+  @usableFromInline @exclusivity(unchecked) var reducers: [AnyReducer<State, Action>]
+  @usableFromInline var resolvers: [AnyResolver<State, Action>]
+  /// The stages' ids, which contexts report in logs even after shutdown.
+  @usableFromInline nonisolated let middlewareIDs: [String]
+  @usableFromInline nonisolated let reducerIDs: [String]
+  nonisolated let resolverIDs: [String]
   @usableFromInline nonisolated let onLog: (@Sendable (Log) -> Void)?
   /// The origin of the timings' ``now()``.
   @usableFromInline nonisolated let epoch = ContinuousClock.now
@@ -65,6 +75,9 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     self.middlewares = middlewares
     self.reducers = reducers
     self.resolvers = resolvers
+    self.middlewareIDs = middlewares.map(\.id)
+    self.reducerIDs = reducers.map(\.id)
+    self.resolverIDs = resolvers.map(\.id)
     self.onLog = onLog
     self.dispatcher = Dispatcher(capacity: queueCapacity)
     self.reducerFlagOffset = 2 * middlewares.count
@@ -185,8 +198,9 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     if let failure = frame.failure {
       return .failed(failure.error, origin: failure.origin, handledBy: failure.handledBy)
     }
-    for index in middlewares.indices where !frame.consumed[2 * index] {
-      return .stopped(middleware: middlewares[index].id)
+    // NB: the ids, not the stages: shutdown() may have released the stages mid-pipeline.
+    for index in middlewareIDs.indices where !frame.consumed[2 * index] {
+      return .stopped(middleware: middlewareIDs[index])
     }
     return .reduced
   }
@@ -236,8 +250,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     guard let pipeline, pipeline.failure == nil else { return }
     // NB: resolver `i` ran only if every resolver before it forwarded (called `next`).
     let handler = resolvers.indices.first { !frame.consumed[2 * $0] }
-    pipeline.recordFailure(
-      error, origin: origin, handledBy: handler.map { resolvers[$0].id })
+    pipeline.recordFailure(error, origin: origin, handledBy: handler.map { resolverIDs[$0] })
   }
 
   func runResolver(
@@ -305,12 +318,13 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
 
   // MARK: - Teardown
 
-  /// Refuses new actions, cancels every task, ends every subscription, and settles every
-  /// pending action: `dispatchWithResult` callers resume with ``DispatchError/shutdown``, the
-  /// others are logged as discarded.
+  /// Refuses new actions, cancels every task, ends every subscription, releases the stages, and
+  /// settles every pending action: `dispatchWithResult` callers resume with
+  /// ``DispatchError/shutdown``, the others are logged as discarded.
   func shutdown() {
     guard !isShutdown else { return }
     isShutdown = true
+    releaseStages()
     tasks.shutdown()
     // NB: the unprocessed rest of the running batch was admitted before the queue's content.
     let unprocessed = batch[cursor...]
@@ -322,6 +336,25 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     for subscription in subscriptions.values { subscription.finish() }
     subscriptions = [:]
     log(.store(.shutdown(discarded: unprocessed.count + queued.count)))
+  }
+
+  /// Drops the middleware, reducer and resolver closures, so that a context one of them kept
+  /// no longer keeps them, and through them itself and this worker, alive.
+  ///
+  /// What a kept context does afterwards reaches no user code: `next()` reaches the one
+  /// reducer left, which logs the action as discarded; `resolve(_:)` logs the error as
+  /// unresolved; `task` is refused and logged by the task runtime.
+  private func releaseStages() {
+    middlewares = []
+    resolvers = []
+    // NB: shutdown() may run inside a reducer while reduce(_:frame:) walks `reducers` by index,
+    // so there are at least as many entries as before: the loop stays in range and runs no
+    // user code past this point.
+    let discarding = AnyReducer<State, Action>(id: "shutdown") { context in
+      context.worker.log(.store(.discarded(context.action, reason: .shutdown)))
+    }
+    let idle = AnyReducer<State, Action>(id: "shutdown") { _ in }
+    reducers = [discarding] + Array(repeating: idle, count: max(reducers.count - 1, 0))
   }
 
   @usableFromInline

@@ -61,7 +61,7 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
 
   /// The id of the middleware this context belongs to.
   @inlinable
-  public var middlewareID: String { worker.middlewares[index].id }
+  public var middlewareID: String { worker.middlewareIDs[index] }
 
   /// Forwards ``action`` to the next middleware, or to the reducers. Once-only.
   ///

@@ -24,7 +24,7 @@ public struct ReducerContext<State: ReduxState, Action: ReduxAction>: Sendable {
 
   /// The id of the reducer this context belongs to.
   @inlinable
-  public var reducerID: String { worker.reducers[index].id }
+  public var reducerID: String { worker.reducerIDs[index] }
 
   /// Emits this reducer's timing log (`.reducer(id, action, elapsed, succeeded)`) when the store
   /// has an `onLog`. Once-only.

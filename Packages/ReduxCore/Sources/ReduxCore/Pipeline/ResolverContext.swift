@@ -36,7 +36,7 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
   }
 
   /// The id of the resolver this context belongs to.
-  public var resolverID: String { worker.resolvers[index].id }
+  public var resolverID: String { worker.resolverIDs[index] }
 
   /// Forwards the error to the next resolver. Once-only.
   ///

@@ -85,7 +85,9 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   /// Ends the store: refuses further actions (``DispatchError/shutdown``), cancels every task
   /// its middlewares started, ends every ``changes(of:)`` stream, and resumes every pending
   /// `dispatchWithResult`. Actions still queued are logged as ``Event/discarded(_:reason:)``.
-  /// Calling it again does nothing.
+  /// It also releases the middlewares, reducers and resolvers, so one that kept its context
+  /// does not keep the store's pipeline alive; such a context forwards nothing afterwards, and
+  /// what its `next` forwards is logged as discarded. Calling it again does nothing.
   ///
   /// - Complexity: O(*q* + *t* + *s*), where *q* is the number of queued actions, *t* the
   ///   number of running tasks and *s* the number of ``changes(of:)`` streams.

@@ -122,6 +122,89 @@ struct TeardownTests {
     #expect(logs.events.contains { $0.description.hasPrefix("task of middleware(\"keeper\")") })
   }
 
+  @Test func aMiddlewareThatKeepsItsContextDoesNotKeepTheStoreAlive() async {
+    weak var weakBox: ContextBox?
+    weak var weakState: TestState?
+    weak var weakTasks: TaskManager?
+    do {
+      let box = ContextBox()
+      weakBox = box
+      let keeper = Middle(id: "keeper") { context in
+        box.context = context
+        context.next()
+      }
+      let state = TestState()
+      weakState = state
+      let store = TestStore(initialState: state, middlewares: [keeper], reducers: [counter])
+      weakTasks = store.tasks
+      await store.dispatchWithResult(.inc)
+      #expect(box.context?.action == .inc)
+    }
+    // NB: the box holds a context, the context the store's worker, the worker the middleware,
+    // the middleware the box: only the store's shutdown (its deinit) can break that cycle.
+    #expect(weakBox == nil)
+    #expect(weakState == nil)
+    #expect(weakTasks == nil)
+  }
+
+  @Test func reducersAndResolversThatKeepTheirContextsAreReleasedByShutdown() async {
+    weak var weakReducerBox: ReducerContextBox?
+    weak var weakResolverBox: ResolverContextBox?
+    weak var weakTasks: TaskManager?
+    do {
+      let reducerBox = ReducerContextBox()
+      let resolverBox = ResolverContextBox()
+      weakReducerBox = reducerBox
+      weakResolverBox = resolverBox
+      let failing = Middle(id: "failing") { context in
+        if context.action == .fail { throw TestError() }
+        context.next()
+      }
+      let keeper = Reduce(id: "keeper") { reducerBox.context = $0 }
+      let resolver = Resolve(id: "resolver") { resolverBox.context = $0 }
+      let store = TestStore(
+        initialState: TestState(), middlewares: [failing], resolvers: [resolver],
+        reducers: [keeper])
+      weakTasks = store.tasks
+      await store.dispatchWithResult(.inc)
+      await store.dispatchWithResult(.fail)
+      #expect(reducerBox.context?.action == .inc)
+      #expect(resolverBox.context?.action == .fail)
+      store.shutdown()
+    }
+    #expect(weakReducerBox == nil)
+    #expect(weakResolverBox == nil)
+    #expect(weakTasks == nil)
+  }
+
+  @Test func aContextKeptPastShutdownForwardsNothingAndReportsTheAction() async {
+    let logs = Logs()
+    let box = ContextBox()
+    let keeper = Middle(id: "keeper") { context in
+      if context.action == .run { box.context = context } else { context.next() }
+    }
+    let store = TestStore(
+      initialState: TestState(), middlewares: [keeper], reducers: [counter], onLog: logs.onLog)
+    await store.dispatchWithResult(.run)
+    store.shutdown()
+    box.context?.next(.inc)
+    #expect(store.value == 0)
+    #expect(logs.events.last?.description == "discarded 'inc': store shut down")
+  }
+
+  @Test func shutdownInsideAReducerSkipsTheReducersAfterIt() async {
+    let box = StoreBox()
+    let stopper = Reduce(id: "stopper") { context in
+      if context.action == .run { box.store?.shutdown() }
+    }
+    let store = TestStore(
+      initialState: TestState(), reducers: [logging("first"), stopper, logging("last")])
+    box.store = store
+    await store.dispatchWithResult(.inc)
+    await store.dispatchWithResult(.run)
+    #expect(store.state.log == ["first", "last", "first"])
+  }
+
   @Test func shutdownEndsChangeStreams() async {
     let store = TestStore(initialState: TestState(), reducers: [counter])
     let changes = store.changes(of: \.value)
@@ -140,4 +223,14 @@ final class StoreBox {
 @MainActor
 final class ContextBox {
   var context: MiddlewareContext<TestState, TestAction>?
+}
+
+@MainActor
+final class ReducerContextBox {
+  var context: ReducerContext<TestState, TestAction>?
+}
+
+@MainActor
+final class ResolverContextBox {
+  var context: ResolverContext<TestState, TestAction>?
 }
