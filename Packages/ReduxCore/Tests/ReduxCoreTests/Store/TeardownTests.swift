@@ -88,6 +88,9 @@ struct TeardownTests {
       logs.events.map(\.description) == [
         "discarded 'inc': store shut down", "discarded 'add': store shut down",
         "discarded 'add': store shut down", "shut down, 3 queued action(s) discarded",
+        // NB: shutdown released the stages: what the stopper forwards afterwards reaches no
+        // reducer, and is reported.
+        "discarded 'run': store shut down",
       ])
     #expect(store.value == 0)
   }
