@@ -5,7 +5,17 @@ import Testing
 /// Two processes writing one database file, as an app and its extension do: each open, and
 /// each flush of each process, succeeds the first time (no `SQLITE_BUSY`), and each process's
 /// writes are all there at the end.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct TwoProcessTests {
+///
+/// Skipped under a sanitizer (`Scripts/sanitize.sh` sets `REDUXKIT_SANITIZER`), as the crash-kill
+/// test is: Foundation's `Process.run()` leaks a 32-byte weak-reference side table per process
+/// (LeakSanitizer, Swift 6.3's Foundation), which is not this package's to fix, and the
+/// uninstrumented run keeps both tests.
+@Suite(
+  .serialized, .timeLimit(.minutes(2)),
+  .disabled(
+    if: ProcessInfo.processInfo.environment["REDUXKIT_SANITIZER"] != nil,
+    "skipped under a sanitizer: Foundation's Process leaks; the uninstrumented run keeps it"))
+struct TwoProcessTests {
   static let flushesPerProcess = 300
 
   @Test func twoWriterProcessesEachSucceedEveryFlushTheFirstTime() throws {
