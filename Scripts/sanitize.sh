@@ -22,11 +22,9 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 packages=(ReduxCore EntityTracking Persistence QueryCache FeatureKit)
-# Packages whose leaks are known and being fixed elsewhere: AddressSanitizer still runs there,
-# only leak detection waits. QueryCache: the gc timer's retain cycle (LeakSanitizer: 150,900
-# bytes in 791 objects, allocated under QueryClient.init and QueryClientStore.scheduleCollection),
-# which the QueryCache branch fixes; remove it from this list when that lands.
-leaks_pending=(QueryCache)
+# Packages whose leaks are known and being fixed: AddressSanitizer still runs there, only leak
+# detection waits. None now (QueryCache's gc-timer retain cycle is fixed).
+leaks_pending=()
 
 sanitizers=("$@")
 [ ${#sanitizers[@]} -gt 0 ] || sanitizers=(thread address)

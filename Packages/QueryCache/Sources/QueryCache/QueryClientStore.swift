@@ -239,10 +239,16 @@ public actor QueryClientStore {
   private func scheduleCollection(of key: QueryKey) {
     guard let stored = entries[key], syncStreams[key] == nil, stored.inFlight == nil else { return }
     let sleep = clock.sleep(for: stored.gcTime)
-    collector.run(id: CollectionID(key: key)) { [weak self] in
+    // NB: `isolation: nil`: a task isolated to this actor would hold it until the timer fires
+    // (the task captures its isolation), so a released client's cache would live `gcTime` on,
+    // forever on a clock nobody advances. The timer holds the cache weakly and hops in to
+    // collect.
+    collector.run(id: CollectionID(key: key), isolation: nil) { [weak self] in
       try await sleep()
       await self?.collect(key)
     } onFailure: { _ in
+      // NB: the sleep throws only when the timer is cancelled (observed again, refetched, or
+      // the cache released), which is not a failure.
     }
   }
 
