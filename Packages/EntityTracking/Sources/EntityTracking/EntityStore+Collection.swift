@@ -95,29 +95,9 @@ extension EntityStore {
   }
 }
 
-extension EntityStore: Equatable {
-  /// Equal entities in the same order; recorded changes are ignored.
-  public static func == (lhs: EntityStore, rhs: EntityStore) -> Bool {
-    lhs.count == rhs.count && lhs.elementsEqual(rhs)
-  }
-}
-
 extension EntityStore: ExpressibleByArrayLiteral {
   /// A store holding these entities in order, recording no changes.
   public init(arrayLiteral entities: Entity...) {
     self.init(entities)
-  }
-}
-
-extension EntityStore: Codable where Entity: Codable {
-  /// Encodes the entities in order (recorded changes are not encoded).
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.unkeyedContainer()
-    for entity in self { try container.encode(entity) }
-  }
-
-  /// Decodes the entities in order, recording no changes.
-  public init(from decoder: any Decoder) throws {
-    self.init(try [Entity](from: decoder))
   }
 }
