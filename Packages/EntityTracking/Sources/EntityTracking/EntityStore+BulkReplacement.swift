@@ -1,15 +1,18 @@
 extension EntityStore {
-  // MARK: - Bulk replacement
-
   /// Merges entities loaded from elsewhere without recording changes (hydration). Entities only
   /// in `other` are appended in `other`'s order; for an id in both, `combine` returns the value
   /// to keep.
   ///
+  /// A change recorded before stays as it is: an id whose deletion is pending and that `other`
+  /// brings back stays recorded as a deletion.
+  ///
   /// - Parameters:
   ///   - other: The entities to merge in.
   ///   - combine: Given the entity already stored (`existing`) and the one from `other`
-  ///     (`incoming`), returns the one to keep. It must keep the id.
-  /// - Complexity: O(*m*), where *m* is the number of entities in `other`.
+  ///     (`incoming`), returns the one to keep. It must keep the id. If it throws, the entities
+  ///     merged before stay merged.
+  /// - Throws: What `combine` throws.
+  /// - Complexity: O(*m*) amortized, where *m* is the number of entities in `other`.
   public mutating func merge(
     from other: EntityStore,
     uniquingIDsWith combine: (_ existing: Entity, _ incoming: Entity) throws -> Entity
@@ -25,22 +28,27 @@ extension EntityStore {
     }
   }
 
-  /// Replaces the contents with `source`'s, recording the difference: a deletion for every id
-  /// missing from `source`, an upsert for every id new or changed in it. Used by undo/redo and
-  /// by "revert to saved".
+  /// Replaces the contents with `source`'s, in `source`'s order, recording the difference: a
+  /// deletion for every id missing from `source` (in this store's order), then an upsert for
+  /// every id new or changed in it (in `source`'s order). Used by undo/redo and by "revert to
+  /// saved".
   ///
-  /// - Complexity: O(*n* + *m*), the sizes of the two stores.
+  /// - Parameter source: The entities to restore.
+  /// - Complexity: O(*n* + *m*), where *n* and *m* are the numbers of entities in the two stores.
   public mutating func restore(from source: EntityStore) {
-    for case let entity? in slots where !source.contains(entity.id) {
-      recordDeletion(entity.id)
+    for (slot, entity) in slots.enumerated() {
+      if let entity, !source.contains(entity.id) { recordDeletion(entity.id, at: slot) }
     }
-    let pending = changes.upserts
-    var restored: [(entity: Entity, upserted: Bool)] = []
+    var restored: [LiveSlot] = []
     restored.reserveCapacity(source.count)
     for entity in source {
-      let changed = self[entity.id] != entity
-      if changed, !deletedIDs.isEmpty { deletedIDs.remove(entity.id) }
-      restored.append((entity, changed || pending.contains(entity.id)))
+      let position = positions[entity.id]
+      restored.append(
+        LiveSlot(
+          entity: entity,
+          logIndex: position.map { logIndexBySlot[$0] } ?? -1,
+          recordsUpsert: position.flatMap { slots[$0] } != entity
+        ))
     }
     positions = [:]
     replaceSlots(with: restored)

@@ -1,93 +1,84 @@
 extension EntityStore {
-  /// Ids changed since the last ``resetChanges()`` or ``drainChanges()``.
+  /// The ids changed since the last ``resetChanges()`` or ``drainChanges()``, in the order they
+  /// first changed, each with its last operation.
   ///
-  /// - Complexity: O(*c*), where *c* is the number of changes.
+  /// Every id the change set upserts is in the store: its current value is `self[id]`.
+  ///
+  /// - Complexity: O(*c*), where *c* is the number of changed ids; never O(*n*).
   @inlinable
   public var changes: ChangeSet<ID> {
-    var upserts = Set<ID>(minimumCapacity: upsertedSlotList.count)
-    for slot in upsertedSlotList {
-      // A flagged slot deleted since holds a tombstone: its id is in `deletedIDs` instead.
-      if let entity = slots[slot] { upserts.insert(entity.id) }
+    var entries: [ChangeSet<ID>.Change] = []
+    entries.reserveCapacity(changeLog.count)
+    for change in changeLog {
+      entries.append(change.slot >= 0 ? .upsert(change.id) : .deletion(change.id))
     }
-    return ChangeSet(upserts: upserts, deletions: deletedIDs)
+    return ChangeSet(uniqueChanges: entries)
   }
 
-  /// Forgets the recorded changes.
-  ///
-  /// - Complexity: O(*c*), where *c* is the number of changes.
+  /// Whether any change was recorded since the last ``resetChanges()`` or ``drainChanges()``.
   @inlinable
-  public mutating func resetChanges() {
-    for slot in upsertedSlotList where slot < upsertedSlots.count { upsertedSlots[slot] = false }
-    upsertedSlotList.removeAll(keepingCapacity: true)
-    deletedIDs = []
-    deletionLog.removeAll(keepingCapacity: true)
-  }
+  public var hasChanges: Bool { !changeLog.isEmpty }
 
-  /// Whether any change was recorded since the last ``resetChanges()`` or drain.
+  /// Returns the recorded changes and forgets them, in one step: the one drain, for persistence.
   ///
-  /// - Complexity: O(1).
-  @inlinable
-  public var hasChanges: Bool { !upsertedSlotList.isEmpty || !deletedIDs.isEmpty }
-
-  /// Returns the recorded changes and forgets them, in one step (for persistence).
+  /// ```swift
+  /// let changes = cards.drainChanges()
+  /// let writes = changes.upserts.map { cards[$0]! }   // an upserted id is always stored
+  /// let deletions = changes.deletions
+  /// ```
   ///
-  /// - Complexity: O(*c*), where *c* is the number of changes; never O(*n*).
+  /// Folding the change sets of successive drains with ``ChangeSet/formUnion(_:)`` gives the
+  /// change set a single drain at the end would have returned.
+  ///
+  /// - Returns: The ids changed since the last drain or reset, in first-change order.
+  /// - Complexity: O(*c*), where *c* is the number of changed ids; never O(*n*).
   @inlinable
   public mutating func drainChanges() -> ChangeSet<ID> {
     defer { resetChanges() }
     return changes
   }
 
-  /// Returns the current value of every upserted entity and every deleted id, each in the order
-  /// they were first changed since the last drain, and forgets the changes. This is the drain
-  /// persistence uses: its writes come out in a deterministic order.
+  /// Forgets the recorded changes.
   ///
-  /// - Complexity: O(*c*), where *c* is the number of changes; never O(*n*).
+  /// - Complexity: O(*c*), where *c* is the number of changed ids.
   @inlinable
-  public mutating func drainOrderedChanges() -> (upserts: [Entity], deletions: [ID]) {
-    defer { resetChanges() }
-    var upserts: [Entity] = []
-    upserts.reserveCapacity(upsertedSlotList.count)
-    for slot in upsertedSlotList {
-      if let entity = slots[slot] { upserts.append(entity) }
-    }
-    return (upserts, orderedDeletions)
+  public mutating func resetChanges() {
+    for change in changeLog where change.slot >= 0 { logIndexBySlot[change.slot] = -1 }
+    changeLog.removeAll(keepingCapacity: true)
+    deletionLogIndex = [:]
   }
 
   // MARK: - Recording
 
+  /// Records an upsert of the entity in `slot`: a new change goes last, and an id deleted
+  /// earlier keeps its place in the log.
   @inlinable
   mutating func recordUpsert(_ id: ID, at slot: Int) {
-    if !deletedIDs.isEmpty { deletedIDs.remove(id) }
-    if !upsertedSlots[slot] {
-      upsertedSlots[slot] = true
-      upsertedSlotList.append(slot)
+    guard logIndexBySlot[slot] < 0 else { return }
+    if !deletionLogIndex.isEmpty, let index = deletionLogIndex.removeValue(forKey: id) {
+      changeLog[index].slot = slot
+      logIndexBySlot[slot] = index
+    } else {
+      logIndexBySlot[slot] = changeLog.count
+      changeLog.append(LoggedChange(id: id, slot: slot))
     }
   }
 
+  /// Records the deletion of the entity that was in `slot` (now a tombstone or about to be
+  /// dropped): an upsert of it becomes a deletion in its place; otherwise a new change goes last.
   @inlinable
-  mutating func recordDeletion(_ id: ID) {
-    // NB: an upsert flag left on the emptied slot is skipped when changes are read.
-    guard deletedIDs.insert(id).inserted else { return }
-    deletionLog.append(id)
-    if deletionLog.count > 2 * deletedIDs.count + 32 { pruneDeletionLog() }
-  }
-
-  /// Drops the ids re-inserted since their deletion, so the log stays O(deletions).
-  @usableFromInline
-  mutating func pruneDeletionLog() {
-    deletionLog = orderedDeletions
-  }
-
-  /// `deletedIDs` in deletion order, each once.
-  @inlinable
-  var orderedDeletions: [ID] {
-    var seen = Set<ID>(minimumCapacity: deletedIDs.count)
-    var ordered: [ID] = []
-    ordered.reserveCapacity(deletedIDs.count)
-    for id in deletionLog where deletedIDs.contains(id) && seen.insert(id).inserted {
-      ordered.append(id)
+  mutating func recordDeletion(_ id: ID, at slot: Int) {
+    let index = logIndexBySlot[slot]
+    if index >= 0 {
+      logIndexBySlot[slot] = -1
+      changeLog[index].slot = -1
+      deletionLogIndex[id] = index
+    } else {
+      // NB: an id already logged as deleted (merged back in since, unrecorded) keeps its place.
+      let end = changeLog.count
+      if Self.claim(&deletionLogIndex[id, default: end]) == end {
+        changeLog.append(LoggedChange(id: id, slot: -1))
+      }
     }
-    return ordered
   }
 }

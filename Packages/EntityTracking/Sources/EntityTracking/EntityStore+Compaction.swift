@@ -1,6 +1,19 @@
 extension EntityStore {
-  /// Compacts once tombstones outnumber live entities, so that deletion stays O(1) amortized
-  /// and iteration stays within a constant factor of a dense array.
+  /// Removes every tombstone, updating the positions of the entities that moved.
+  ///
+  /// The store compacts itself once tombstones outnumber live entities (and exceed 16), so
+  /// calling this is never needed for deletion to stay O(1) amortized.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of entities; O(1) when there is no tombstone.
+  @inlinable
+  public mutating func compact() {
+    guard slots.count != positions.count else { return }
+    replaceSlots(with: liveSlots)
+  }
+
+  /// Compacts once tombstones outnumber live entities and exceed 16, so that deletion stays
+  /// O(1) amortized and a pass over the storage stays within a constant factor of the live
+  /// entities.
   @inlinable
   mutating func compactIfSparse() {
     let tombstones = slots.count - positions.count
@@ -8,51 +21,56 @@ extension EntityStore {
     compact()
   }
 
-  /// Removes every tombstone, updating the positions of the entities that moved.
-  ///
-  /// - Complexity: O(*n*).
-  @inlinable
-  public mutating func compact() {
-    guard slots.count != positions.count else { return }
-    replaceSlots(with: liveSlots)
+  /// A live entity on its way to a new slot: its entry in the change log (or `-1`), and whether
+  /// to record an upsert of it once it is there.
+  @usableFromInline
+  struct LiveSlot {
+    @usableFromInline var entity: Entity
+    @usableFromInline var logIndex: Int
+    @usableFromInline var recordsUpsert: Bool
+
+    @inlinable
+    init(entity: Entity, logIndex: Int, recordsUpsert: Bool) {
+      self.entity = entity
+      self.logIndex = logIndex
+      self.recordsUpsert = recordsUpsert
+    }
   }
 
-  /// The live entities in order, each with its upsert flag.
+  /// The live entities in order, each with its change-log entry.
   @usableFromInline
-  var liveSlots: [(entity: Entity, upserted: Bool)] {
-    var live: [(entity: Entity, upserted: Bool)] = []
+  var liveSlots: [LiveSlot] {
+    var live: [LiveSlot] = []
     live.reserveCapacity(positions.count)
     for (slot, entity) in slots.enumerated() {
-      if let entity { live.append((entity, upsertedSlots[slot])) }
+      if let entity {
+        live.append(LiveSlot(entity: entity, logIndex: logIndexBySlot[slot], recordsUpsert: false))
+      }
     }
     return live
   }
 
-  /// Installs dense `newSlots` (no tombstones) and re-indexes the entities whose slot changed.
-  /// Upserts recorded before keep their first-change order; newly flagged ones follow in slot
-  /// order.
+  /// Installs `live` as dense storage (no tombstone): re-indexes the entities whose slot
+  /// changed and points their change-log entries at their new slots, so that every change keeps
+  /// its place in the log. Then records the upserts `live` asks for, in slot order.
+  ///
+  /// - Complexity: O(*m*), where *m* is the number of entities in `live`.
   @usableFromInline
-  mutating func replaceSlots(with live: [(entity: Entity, upserted: Bool)]) {
-    let previouslyUpserted = upsertedSlotList.compactMap { slots[$0]?.id }
+  mutating func replaceSlots(with live: [LiveSlot]) {
     var newSlots: [Entity?] = []
     newSlots.reserveCapacity(live.count)
-    upsertedSlots = []
-    upsertedSlots.reserveCapacity(live.count)
-    for (offset, (entity, upserted)) in live.enumerated() {
-      if positions[entity.id] != offset { positions[entity.id] = offset }
-      newSlots.append(entity)
-      upsertedSlots.append(upserted)
+    var newLogIndexBySlot: [Int] = []
+    newLogIndexBySlot.reserveCapacity(live.count)
+    for (offset, item) in live.enumerated() {
+      if positions[item.entity.id] != offset { positions[item.entity.id] = offset }
+      newSlots.append(item.entity)
+      newLogIndexBySlot.append(item.logIndex)
+      if item.logIndex >= 0 { changeLog[item.logIndex].slot = offset }
     }
     slots = newSlots
-    var listed = [Bool](repeating: false, count: live.count)
-    upsertedSlotList = []
-    for id in previouslyUpserted {
-      guard let slot = positions[id], upsertedSlots[slot], !listed[slot] else { continue }
-      listed[slot] = true
-      upsertedSlotList.append(slot)
-    }
-    for slot in upsertedSlots.indices where upsertedSlots[slot] && !listed[slot] {
-      upsertedSlotList.append(slot)
+    logIndexBySlot = newLogIndexBySlot
+    for (offset, item) in live.enumerated() where item.recordsUpsert {
+      recordUpsert(item.entity.id, at: offset)
     }
   }
 }

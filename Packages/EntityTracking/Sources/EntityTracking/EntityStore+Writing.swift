@@ -2,6 +2,7 @@ extension EntityStore {
   /// Inserts `entity` at the end, or replaces the stored entity with its id in place. Records an
   /// upsert unless an equal value was already stored.
   ///
+  /// - Parameter entity: The entity to store.
   /// - Complexity: O(1) amortized.
   @inlinable
   public mutating func upsert(_ entity: Entity) {
@@ -10,7 +11,7 @@ extension EntityStore {
     let position = Self.claim(&positions[entity.id, default: end])
     if position == end {
       slots.append(entity)
-      upsertedSlots.append(false)
+      logIndexBySlot.append(-1)
     } else {
       if slots[position] == entity { return }
       slots[position] = entity
@@ -25,6 +26,7 @@ extension EntityStore {
 
   /// Upserts every entity, in order.
   ///
+  /// - Parameter entities: The entities to insert or replace.
   /// - Complexity: O(*m*) amortized, where *m* is the number of entities given.
   public mutating func upsert(contentsOf entities: some Sequence<Entity>) {
     for entity in entities { upsert(entity) }
@@ -32,20 +34,21 @@ extension EntityStore {
 
   /// Deletes the entity with this id and records the deletion. Does nothing for an unknown id.
   ///
+  /// - Parameter id: The id of the entity to delete.
   /// - Returns: The deleted entity, if there was one.
   /// - Complexity: O(1) amortized.
   @inlinable @discardableResult
   public mutating func remove(_ id: ID) -> Entity? {
     guard let position = positions.removeValue(forKey: id) else { return nil }
-    let removed = slots[position]
-    slots[position] = nil
-    recordDeletion(id)
+    let removed = slots[position].take()
+    recordDeletion(id, at: position)
     compactIfSparse()
     return removed
   }
 
   /// Deletes the entities with these ids, recording each deletion.
   ///
+  /// - Parameter ids: The ids to delete; unknown ones are ignored.
   /// - Complexity: O(*m*) amortized, where *m* is the number of ids given.
   public mutating func remove(ids: some Sequence<ID>) {
     for id in ids { remove(id) }
@@ -54,7 +57,11 @@ extension EntityStore {
   /// Mutates the entity with this id in place. Records an upsert only if the value changed;
   /// does nothing for an unknown id.
   ///
+  /// - Parameters:
+  ///   - id: The id of the entity to mutate.
+  ///   - transform: Mutates the entity. If it throws, the store is left unchanged.
   /// - Precondition: `transform` keeps the entity's id.
+  /// - Throws: What `transform` throws.
   /// - Complexity: O(1) plus the cost of `transform` and one comparison.
   @inlinable
   public mutating func modify(_ id: ID, _ transform: (inout Entity) throws -> Void) rethrows {
@@ -66,33 +73,40 @@ extension EntityStore {
     recordUpsert(id, at: position)
   }
 
-  /// Deletes every entity that satisfies `shouldBeRemoved`, recording each deletion.
+  /// Deletes every entity that satisfies `shouldBeRemoved`, recording each deletion in order.
   ///
-  /// - Complexity: O(*n*).
+  /// - Parameter shouldBeRemoved: Whether to delete an entity. If it throws, the store is left
+  ///   unchanged.
+  /// - Throws: What `shouldBeRemoved` throws.
+  /// - Complexity: O(*n*), where *n* is the number of entities.
   public mutating func removeAll(where shouldBeRemoved: (Entity) throws -> Bool) rethrows {
-    var kept: [(entity: Entity, upserted: Bool)] = []
-    kept.reserveCapacity(slots.count)
+    // NB: decide for every entity before changing anything, so that a throw leaves no trace.
+    var removedSlots: [Int] = []
     for (slot, entity) in slots.enumerated() {
-      guard let entity else { continue }
-      if try shouldBeRemoved(entity) {
-        positions[entity.id] = nil
-        recordDeletion(entity.id)
-      } else {
-        kept.append((entity, upsertedSlots[slot]))
-      }
+      if let entity, try shouldBeRemoved(entity) { removedSlots.append(slot) }
     }
-    replaceSlots(with: kept)
+    guard !removedSlots.isEmpty else { return }
+    for slot in removedSlots {
+      guard let id = slots[slot].take()?.id else { continue }
+      positions[id] = nil
+      recordDeletion(id, at: slot)
+    }
+    compact()
   }
 
-  /// Sorts the entities, recording an upsert for each entity whose position changed.
+  /// Sorts the entities, recording an upsert for each entity whose position changed, in the
+  /// new order.
   ///
-  /// - Complexity: O(*n* log *n*).
+  /// - Parameter areInIncreasingOrder: A strict weak ordering of entities. If it throws, the
+  ///   store is left unchanged.
+  /// - Throws: What `areInIncreasingOrder` throws.
+  /// - Complexity: O(*n* log *n*), where *n* is the number of entities.
   public mutating func sort(by areInIncreasingOrder: (Entity, Entity) throws -> Bool) rethrows {
     let before = liveSlots
     var sorted = before
     try sorted.sort { try areInIncreasingOrder($0.entity, $1.entity) }
     for offset in sorted.indices where before[offset].entity.id != sorted[offset].entity.id {
-      sorted[offset].upserted = true
+      sorted[offset].recordsUpsert = true
     }
     replaceSlots(with: sorted)
   }

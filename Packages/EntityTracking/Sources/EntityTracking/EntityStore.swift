@@ -7,54 +7,83 @@
 /// cards.modify(card.id) { $0.title = "New" }     // records an upsert if the value changed
 /// cards[card.id] = nil                           // delete: records a deletion
 /// let changes = cards.drainChanges()             // hand them to persistence, clear them
+/// for change in changes {                        // in the order the ids first changed
+///   switch change {
+///   case .upsert(let id): save(cards[id]!)       // an upserted id is always stored
+///   case .deletion(let id): delete(id)
+///   }
+/// }
 /// ```
 ///
-/// The last operation on an id wins in ``changes``: deleting then re-inserting an id records an
-/// upsert only; inserting then deleting records a deletion only; storing a value equal to the
-/// stored one records nothing.
+/// ## Changes
+///
+/// The store records one ``ChangeSet``: every id changed since the last drain, once, in the order
+/// it first changed, with its last operation. Deleting then re-inserting an id records an upsert
+/// only; inserting then deleting records a deletion only; storing a value equal to the stored one
+/// records nothing. Every id the change set upserts is in the store, so its current value is
+/// `store[id]`. Reading the changes costs O(*c*) for *c* changed ids, never O(*n*).
+///
+/// ## Deletion
 ///
 /// Deletion by id is O(1) amortized: a deleted entity leaves a tombstone, and the storage is
-/// compacted once tombstones outnumber live entities. Two stores are equal when they hold equal
-/// entities in the same order; recorded changes are ignored.
+/// compacted once tombstones outnumber live entities.
+///
+/// Two stores are equal when they hold equal entities in the same order; recorded changes are
+/// ignored.
 public struct EntityStore<Entity: Identifiable & Equatable & Sendable>: Sendable
 where Entity.ID: Sendable {
+  /// The type of an entity's id.
   public typealias ID = Entity.ID
 
-  /// Entities in insertion order; `nil` marks a deleted entity not yet compacted away.
+  /// One entry of the change log: a changed id, and the slot of its entity when its last change
+  /// is an upsert (`-1` when it is a deletion).
+  @usableFromInline
+  struct LoggedChange: Sendable {
+    @usableFromInline var id: ID
+    @usableFromInline var slot: Int
+
+    @inlinable
+    init(id: ID, slot: Int) {
+      self.id = id
+      self.slot = slot
+    }
+  }
+
+  // MARK: - Storage
+
+  /// Entities in insertion order; `nil` marks a deleted entity not yet compacted away (a
+  /// tombstone).
   @usableFromInline var slots: [Entity?]
   /// The slot of every live entity.
   @usableFromInline var positions: [ID: Int]
-  /// Per slot: upserted since the changes were last cleared. A flag, not a hashed id, so that
-  /// recording an upsert costs no hashing; the id set is built when the changes are read.
-  @usableFromInline var upsertedSlots: [Bool]
-  /// The slots whose flag is set, in the order they were set (so reading changes is O(changes)).
-  @usableFromInline var upsertedSlotList: [Int]
-  /// Ids deleted since the changes were last cleared and not re-inserted since.
-  @usableFromInline var deletedIDs: Set<ID>
-  /// `deletedIDs` in the order the ids were deleted; may also hold ids re-inserted since, which
-  /// readers skip (pruned when stale entries outnumber live ones).
-  @usableFromInline var deletionLog: [ID]
+  /// Every id changed since the changes were last reset, once, in first-change order.
+  @usableFromInline var changeLog: [LoggedChange]
+  /// Per slot: the index in `changeLog` of the upsert whose entity is in the slot, or `-1`. A
+  /// repeated upsert finds its entry here, with no hashing.
+  @usableFromInline var logIndexBySlot: [Int]
+  /// The index in `changeLog` of every id whose last change is a deletion.
+  @usableFromInline var deletionLogIndex: [ID: Int]
 
   /// An empty store.
   @inlinable
   public init() {
     slots = []
     positions = [:]
-    upsertedSlots = []
-    upsertedSlotList = []
-    deletedIDs = []
-    deletionLog = []
+    changeLog = []
+    logIndexBySlot = []
+    deletionLogIndex = [:]
   }
 
   /// A store holding `entities` in order, recording no changes (hydration). A later entity with
   /// the id of an earlier one replaces it in place.
   ///
-  /// - Complexity: O(*n*), where *n* is the number of entities.
+  /// - Parameter entities: The entities, in the order to keep.
+  /// - Complexity: O(*m*), where *m* is the number of entities given.
   @inlinable
   public init(_ entities: some Sequence<Entity>) {
     self.init()
     slots.reserveCapacity(entities.underestimatedCount)
-    upsertedSlots.reserveCapacity(entities.underestimatedCount)
+    logIndexBySlot.reserveCapacity(entities.underestimatedCount)
     for entity in entities { store(entity) }
   }
 
@@ -67,6 +96,9 @@ where Entity.ID: Sendable {
   public var isEmpty: Bool { positions.isEmpty }
 
   /// Whether an entity with this id is stored.
+  ///
+  /// - Parameter id: The id to look up.
+  /// - Returns: `true` if an entity with `id` is stored.
   @inlinable
   public func contains(_ id: ID) -> Bool {
     positions[id] != nil
@@ -74,7 +106,7 @@ where Entity.ID: Sendable {
 
   /// The entities in insertion order.
   ///
-  /// - Complexity: O(*n*).
+  /// - Complexity: O(*n*), where *n* is the number of entities.
   @inlinable
   public var values: [Entity] {
     slots.compactMap { $0 }
@@ -82,7 +114,7 @@ where Entity.ID: Sendable {
 
   /// The ids in insertion order.
   ///
-  /// - Complexity: O(*n*).
+  /// - Complexity: O(*n*), where *n* is the number of entities.
   @inlinable
   public var ids: [ID] {
     slots.compactMap { $0?.id }
@@ -91,8 +123,9 @@ where Entity.ID: Sendable {
   /// The entity with this id; setting a value inserts (appends) or replaces it in place, and
   /// setting `nil` deletes it. Each recorded in ``changes`` unless nothing changed.
   ///
+  /// - Parameter id: The id of the entity.
   /// - Precondition: A value set under `id` has that id.
-  /// - Complexity: O(1) amortized.
+  /// - Complexity: Reading is O(1); setting is O(1) amortized.
   @inlinable
   public subscript(id: ID) -> Entity? {
     get {
@@ -118,7 +151,7 @@ where Entity.ID: Sendable {
     } else {
       positions[entity.id] = slots.count
       slots.append(entity)
-      upsertedSlots.append(false)
+      logIndexBySlot.append(-1)
     }
   }
 }

@@ -21,17 +21,32 @@ import Testing
     store.merge(from: incoming) { _, incoming in incoming }
     #expect(store[1]?.value == 2)
     #expect(store.changes.isEmpty)
+    expectInvariants(store)
   }
 
-  @Test func restoreRecordsTheDifference() {
+  @Test func restoreRecordsTheDifferenceDeletionsFirst() {
     var store = EntityStore([a, b, c])
-    let saved = EntityStore([a, Item(id: 2, value: 0), Item(id: 4, value: 40)])
+    let saved = EntityStore([Item(id: 4, value: 40), a, Item(id: 2, value: 0)])
     store.restore(from: saved)
     #expect(store == saved)
-    #expect(store.changes.upserts == [2, 4])
-    #expect(store.changes.deletions == [3])
-    var same = EntityStore([a])
-    same.restore(from: EntityStore([a]))
+    #expect(store.changes == [.deletion(3), .upsert(4), .upsert(2)])
+    expectInvariants(store)
+  }
+
+  @Test func restoreKeepsEarlierChangesInTheirPlace() {
+    var store = EntityStore([a, b, c])
+    store.modify(3) { $0.value = 0 }
+    store[1] = nil
+    store.restore(from: EntityStore([b, Item(id: 3, value: 0), a]))
+    #expect(store.values == [b, Item(id: 3, value: 0), a])
+    #expect(store.changes == [.upsert(3), .upsert(1)])
+    expectInvariants(store)
+  }
+
+  @Test func restoringTheSameEntitiesRecordsNothing() {
+    var same = EntityStore([a, b])
+    same.restore(from: EntityStore([a, b]))
     #expect(same.changes.isEmpty)
+    expectInvariants(same)
   }
 }

@@ -4,7 +4,6 @@ import Testing
 @Suite struct EntityStoreEquatableTests {
   let a = Item(id: 1, value: 10)
   let b = Item(id: 2, value: 20)
-  let c = Item(id: 3, value: 30)
 
   @Test func equalityComparesEntitiesInOrderAndIgnoresChanges() {
     var recorded = EntityStore<Item>()
@@ -12,5 +11,11 @@ import Testing
     #expect(recorded == EntityStore([a]))
     #expect(EntityStore([a, b]) != EntityStore([b, a]))
     #expect(EntityStore([a]) != EntityStore([b]))
+  }
+
+  @Test func equalityIgnoresTombstones() {
+    var sparse = EntityStore([b, a])
+    sparse[2] = nil
+    #expect(sparse == EntityStore([a]))
   }
 }

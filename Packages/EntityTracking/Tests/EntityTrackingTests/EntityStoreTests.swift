@@ -11,7 +11,10 @@ import Testing
     #expect(store.isEmpty)
     #expect(store.count == 0)
     #expect(store.values == [])
+    #expect(store.ids == [])
     #expect(store.changes.isEmpty)
+    #expect(!store.hasChanges)
+    expectInvariants(store)
   }
 
   @Test func hydrationRecordsNothing() {
@@ -20,6 +23,24 @@ import Testing
     #expect(store[2] == b)
     #expect(store.values == [a, b])
     #expect(store.changes.isEmpty)
+    expectInvariants(store)
+  }
+
+  @Test func hydrationWithARepeatedIDReplacesInPlace() {
+    let store = EntityStore([a, b, Item(id: 1, value: 11)])
+    #expect(store.values == [Item(id: 1, value: 11), b])
+    #expect(store.changes.isEmpty)
+    expectInvariants(store)
+  }
+
+  @Test func readsByID() {
+    let store = EntityStore([c, a])
+    #expect(store[3] == c)
+    #expect(store[42] == nil)
+    #expect(store.contains(1))
+    #expect(!store.contains(2))
+    #expect(store.ids == [3, 1])
+    #expect(store.values == [c, a])
   }
 
   @Test func anyHashableIDWorks() {
@@ -30,6 +51,6 @@ import Testing
     var store = EntityStore<Named>()
     store["x"] = Named(id: "x", title: "X")
     #expect(store["x"]?.title == "X")
-    #expect(store.changes.upserts == ["x"])
+    #expect(store.changes == [.upsert("x")])
   }
 }

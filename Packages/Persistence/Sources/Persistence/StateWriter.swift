@@ -100,8 +100,24 @@ where Entity.ID: Sendable {
     // NB: read first, so that a store with nothing to drain is not written back (no copy, no
     // observation notification).
     guard state[keyPath: keyPath].hasChanges else { return false }
-    let drained = state[keyPath: keyPath].drainOrderedChanges()
-    pending.record(upserts: drained.upserts, deletions: drained.deletions)
+    let changes = state[keyPath: keyPath].drainChanges()
+    let store = state[keyPath: keyPath]
+    var writes: [Entity] = []
+    var deletions: [Entity.ID] = []
+    writes.reserveCapacity(changes.count)
+    for change in changes {
+      switch change {
+      case .upsert(let id):
+        // NB: EntityStore guarantees that every id its change set upserts is stored.
+        guard let entity = store[id] else {
+          preconditionFailure("EntityStore drained an upsert of \(id), which it does not hold")
+        }
+        writes.append(entity)
+      case .deletion(let id):
+        deletions.append(id)
+      }
+    }
+    pending.record(upserts: writes, deletions: deletions)
     return true
   }
 
