@@ -1,5 +1,6 @@
 extension EntityStore {
-  /// Removes every tombstone, updating the positions of the entities that moved.
+  /// Removes every tombstone, updating the positions of the entities that moved. Afterwards
+  /// `index(_:offsetBy:)` and `distance(from:to:)` are O(1) until the next deletion.
   ///
   /// The store compacts itself once tombstones outnumber live entities (and exceed 16), so
   /// calling this is never needed for deletion to stay O(1) amortized.
@@ -19,6 +20,28 @@ extension EntityStore {
     let tombstones = slots.count - positions.count
     guard tombstones > 16, tombstones > positions.count else { return }
     compact()
+  }
+
+  /// After the entity in `position` became a tombstone: drops the tombstones at the end (so the
+  /// last slot is live) and moves `firstLiveSlot` past the tombstones at the start.
+  ///
+  /// - Complexity: O(1) amortized: a tombstone is dropped once, and `firstLiveSlot` passes it
+  ///   once, since it only moves forward until the next compaction.
+  @inlinable
+  mutating func dropTombstones(around position: Int) {
+    if position == slots.count - 1 {
+      slots.removeLast()
+      logIndexBySlot.removeLast()
+      while let last = slots.last, last == nil {
+        slots.removeLast()
+        logIndexBySlot.removeLast()
+      }
+    }
+    if position == firstLiveSlot {
+      var next = position + 1
+      while next < slots.count, slots[next] == nil { next += 1 }
+      firstLiveSlot = Swift.min(next, slots.count)
+    }
   }
 
   /// A live entity on its way to a new slot: its entry in the change log (or `-1`), and whether
@@ -69,6 +92,7 @@ extension EntityStore {
     }
     slots = newSlots
     logIndexBySlot = newLogIndexBySlot
+    firstLiveSlot = 0
     for (offset, item) in live.enumerated() where item.recordsUpsert {
       recordUpsert(item.entity.id, at: offset)
     }

@@ -29,6 +29,11 @@ extension EntityStore {
     try require(
       tombstones <= Swift.max(16, live),
       "\(tombstones) tombstones for \(live) live entities: a compaction was missed")
+    try require(slots.last.map { $0 != nil } ?? true, "the last slot is a tombstone")
+    let firstLive = slots.firstIndex { $0 != nil } ?? slots.count
+    try require(
+      firstLiveSlot == firstLive,
+      "firstLiveSlot is \(firstLiveSlot), the first live slot \(firstLive)")
 
     // Positions and slots agree.
     for (id, slot) in positions {
@@ -93,6 +98,7 @@ extension EntityStore {
     return """
         slots: [\(slotList)]
         positions: \(positions)
+        firstLiveSlot: \(firstLiveSlot)
         logIndexBySlot: \(logIndexBySlot)
         changeLog: [\(log)]
         deletionLogIndex: \(deletionLogIndex)

@@ -42,6 +42,7 @@ extension EntityStore {
     guard let position = positions.removeValue(forKey: id) else { return nil }
     let removed = slots[position].take()
     recordDeletion(id, at: position)
+    dropTombstones(around: position)
     compactIfSparse()
     return removed
   }

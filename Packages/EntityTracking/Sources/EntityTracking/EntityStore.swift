@@ -23,10 +23,19 @@
 /// records nothing. Every id the change set upserts is in the store, so its current value is
 /// `store[id]`. Reading the changes costs O(*c*) for *c* changed ids, never O(*n*).
 ///
-/// ## Deletion
+/// ## Deletion and the collection it is
 ///
-/// Deletion by id is O(1) amortized: a deleted entity leaves a tombstone, and the storage is
-/// compacted once tombstones outnumber live entities.
+/// Deletion by id is O(1) amortized: a deleted entity leaves a tombstone in the storage, and the
+/// storage is compacted (in O(*n*)) once tombstones outnumber live entities and exceed 16, so a
+/// store of *n* entities holds at most max(16, *n*) tombstones.
+///
+/// Because of the tombstones, an entity's offset from the start cannot be computed in O(1), so
+/// the store is a `BidirectionalCollection`, not a `RandomAccessCollection`: `startIndex`,
+/// `endIndex`, `count`, `first`, `last` and subscripting by index are O(1), stepping an index
+/// skips tombstones (O(1) amortized over a traversal), and `index(_:offsetBy:)` and
+/// `distance(from:to:)` are O(*k*) for *k* slots crossed, O(1) when no tombstone is left (after
+/// ``compact()``). Iteration is a plain pass over the storage, as fast as over an optional array.
+/// For random access by offset, take ``values`` (an `Array`, in O(*n*)).
 ///
 /// Two stores are equal when they hold equal entities in the same order; recorded changes are
 /// ignored.
@@ -52,10 +61,13 @@ where Entity.ID: Sendable {
   // MARK: - Storage
 
   /// Entities in insertion order; `nil` marks a deleted entity not yet compacted away (a
-  /// tombstone).
+  /// tombstone). The last slot, if any, is live: deleting the last entity drops the tombstones
+  /// at the end.
   @usableFromInline var slots: [Entity?]
   /// The slot of every live entity.
   @usableFromInline var positions: [ID: Int]
+  /// The first live slot, or `slots.count` when there is none (then `slots` is empty).
+  @usableFromInline var firstLiveSlot: Int
   /// Every id changed since the changes were last reset, once, in first-change order.
   @usableFromInline var changeLog: [LoggedChange]
   /// Per slot: the index in `changeLog` of the upsert whose entity is in the slot, or `-1`. A
@@ -69,6 +81,7 @@ where Entity.ID: Sendable {
   public init() {
     slots = []
     positions = [:]
+    firstLiveSlot = 0
     changeLog = []
     logIndexBySlot = []
     deletionLogIndex = [:]
@@ -149,6 +162,7 @@ where Entity.ID: Sendable {
     if let position = positions[entity.id] {
       slots[position] = entity
     } else {
+      // NB: an empty store has no slot, so `firstLiveSlot` already names the one appended.
       positions[entity.id] = slots.count
       slots.append(entity)
       logIndexBySlot.append(-1)

@@ -7,7 +7,7 @@ import Testing
   let b = Item(id: 2, value: 20)
   let c = Item(id: 3, value: 30)
 
-  @Test func isARandomAccessCollectionInOrder() {
+  @Test func isABidirectionalCollectionInOrder() {
     var store: EntityStore<Item> = [a, b, c]
     #expect(store.map(\.id) == [1, 2, 3])
     #expect(store.first == a)
@@ -20,6 +20,33 @@ import Testing
     #expect(store[store.index(store.startIndex, offsetBy: 1)] == c)
     #expect(store.index(store.startIndex, offsetBy: 3, limitedBy: store.endIndex) == nil)
     #expect(store[store.index(before: store.endIndex)] == c)
+    expectInvariants(store)
+  }
+
+  @Test func claimsNoRandomAccess() {
+    // Offsets are not O(1) while tombstones exist, so the store does not claim they are.
+    let type: Any.Type = EntityStore<Item>.self
+    #expect(!(type is any RandomAccessCollection.Type))
+    #expect(type is any BidirectionalCollection.Type)
+  }
+
+  @Test func startIndexIsTheFirstLiveEntityWithNoScan() {
+    var store = EntityStore((0..<10).map { Item(id: $0, value: $0) })
+    for id in [2, 0, 1] { store[id] = nil }
+    #expect(store.firstLiveSlot == 3)
+    #expect(store.first == Item(id: 3, value: 3))
+    #expect(store.startIndex == store.indices.first)
+    expectInvariants(store)
+  }
+
+  @Test func deletingTheLastEntitiesDropsTheTrailingTombstones() {
+    var store = EntityStore((0..<10).map { Item(id: $0, value: $0) })
+    for id in [7, 8, 9] { store[id] = nil }
+    #expect(store.slots.count == 7)  // 7 and 8 went when 9 did
+    #expect(store.last == Item(id: 6, value: 6))
+    for id in (0..<7).shuffled() { store[id] = nil }
+    #expect(store.slots.isEmpty)
+    #expect(store.startIndex == store.endIndex)
     expectInvariants(store)
   }
 

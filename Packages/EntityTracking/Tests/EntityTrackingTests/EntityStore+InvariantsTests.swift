@@ -35,6 +35,19 @@ import Testing
     #expect(message.contains("slots: [0, †, 2, 3, 4]"))
   }
 
+  @Test func aWrongFirstLiveSlotFails() {
+    var store = sample()
+    store.firstLiveSlot = 2
+    #expect(violation(store)?.contains("firstLiveSlot is 2") == true)
+  }
+
+  @Test func aTrailingTombstoneFails() {
+    var store = sample()
+    store.positions[4] = nil
+    store.slots[4] = nil
+    #expect(violation(store)?.contains("the last slot is a tombstone") == true)
+  }
+
   @Test func anUpsertFlagWithoutItsLogEntryFails() {
     var store = sample()
     store.logIndexBySlot[2] = 0
