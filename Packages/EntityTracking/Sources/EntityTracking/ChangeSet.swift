@@ -39,8 +39,13 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable {
 
   /// The changes in first-change order, each id once.
   @usableFromInline var entries: [Change]
-  /// The offset in `entries` of every id.
+  /// The offset in `entries` of every id once there are more than `linearSearchLimit`
+  /// entries; empty until then, when a linear search is cheaper than hashing (a drain after one
+  /// reduce usually holds a few changes, and builds no index).
   @usableFromInline var offsets: [ID: Int]
+
+  /// The most entries searched linearly; a larger change set keeps a hash index.
+  @inlinable static var linearSearchLimit: Int { 16 }
 
   /// An empty change set.
   @inlinable
@@ -66,8 +71,8 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable {
   @inlinable
   init(uniqueChanges: [Change]) {
     entries = uniqueChanges
-    offsets = Dictionary(minimumCapacity: uniqueChanges.count)
-    for (offset, change) in uniqueChanges.enumerated() { offsets[change.id] = offset }
+    offsets = [:]
+    if entries.count > Self.linearSearchLimit { buildIndex() }
   }
 
   /// The upserted ids (persist their current values), in first-change order.
@@ -98,7 +103,7 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable {
   /// - Returns: `.upsert(id)` or `.deletion(id)`, whichever was recorded last, or `nil`.
   @inlinable
   public func change(for id: ID) -> Change? {
-    offsets[id].map { entries[$0] }
+    offset(of: id).map { entries[$0] }
   }
 
   /// Records that `id` was inserted or replaced: a new id goes last, a known one keeps its place
@@ -129,20 +134,50 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable {
   /// - Complexity: O(*m*) amortized, where *m* is the number of changes in `later`.
   @inlinable
   public mutating func formUnion(_ later: ChangeSet) {
-    offsets.reserveCapacity(entries.count + later.entries.count)
     for change in later.entries { record(change) }
+  }
+
+  /// Where `id` is in `entries`, if anywhere.
+  @inlinable
+  func offset(of id: ID) -> Int? {
+    guard entries.count > Self.linearSearchLimit else {
+      return entries.firstIndex { $0.id == id }
+    }
+    return offsets[id]
   }
 
   @inlinable
   mutating func record(_ change: Change) {
-    // NB: one hash lookup serves both paths: the defaulted subscript inserts the key if absent.
     let end = entries.count
+    guard end >= Self.linearSearchLimit else {
+      if let offset = entries.firstIndex(where: { $0.id == change.id }) {
+        entries[offset] = change
+      } else {
+        entries.append(change)
+      }
+      return
+    }
+    if end == Self.linearSearchLimit {
+      if let offset = entries.firstIndex(where: { $0.id == change.id }) {
+        entries[offset] = change
+        return
+      }
+      buildIndex()
+    }
+    // NB: one hash lookup serves both paths: the defaulted subscript inserts the key if absent.
     let offset = Self.claim(&offsets[change.id, default: end])
     if offset == end {
       entries.append(change)
     } else {
       entries[offset] = change
     }
+  }
+
+  /// Indexes every entry, once the set has outgrown linear search.
+  @usableFromInline
+  mutating func buildIndex() {
+    offsets = Dictionary(minimumCapacity: entries.count + 1)
+    for (offset, change) in entries.enumerated() { offsets[change.id] = offset }
   }
 
   @inlinable

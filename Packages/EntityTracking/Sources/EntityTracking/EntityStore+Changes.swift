@@ -9,8 +9,23 @@ extension EntityStore {
   public var changes: ChangeSet<ID> {
     var entries: [ChangeSet<ID>.Change] = []
     entries.reserveCapacity(changeLog.count)
-    for change in changeLog {
-      entries.append(change.slot >= 0 ? .upsert(change.id) : .deletion(change.id))
+    var deletedIDs: [ID?] = []
+    if !deletionLogIndex.isEmpty {
+      deletedIDs = Array(repeating: nil, count: changeLog.count)
+      for (id, index) in deletionLogIndex { deletedIDs[index] = id }
+    }
+    for (index, slot) in changeLog.enumerated() {
+      if slot >= 0 {
+        guard let id = slots[slot]?.id else {
+          preconditionFailure("Change log entry \(index) upserts the tombstone in slot \(slot)")
+        }
+        entries.append(.upsert(id))
+      } else {
+        guard let id = deletedIDs[index] else {
+          preconditionFailure("Change log entry \(index) is a deletion of no id")
+        }
+        entries.append(.deletion(id))
+      }
     }
     return ChangeSet(uniqueChanges: entries)
   }
@@ -43,7 +58,7 @@ extension EntityStore {
   /// - Complexity: O(*c*), where *c* is the number of changed ids.
   @inlinable
   public mutating func resetChanges() {
-    for change in changeLog where change.slot >= 0 { logIndexBySlot[change.slot] = -1 }
+    for slot in changeLog where slot >= 0 { logIndexBySlot[slot] = -1 }
     changeLog.removeAll(keepingCapacity: true)
     deletionLogIndex = [:]
   }
@@ -56,11 +71,11 @@ extension EntityStore {
   mutating func recordUpsert(_ id: ID, at slot: Int) {
     guard logIndexBySlot[slot] < 0 else { return }
     if !deletionLogIndex.isEmpty, let index = deletionLogIndex.removeValue(forKey: id) {
-      changeLog[index].slot = slot
+      changeLog[index] = slot
       logIndexBySlot[slot] = index
     } else {
       logIndexBySlot[slot] = changeLog.count
-      changeLog.append(LoggedChange(id: id, slot: slot))
+      changeLog.append(slot)
     }
   }
 
@@ -71,13 +86,13 @@ extension EntityStore {
     let index = logIndexBySlot[slot]
     if index >= 0 {
       logIndexBySlot[slot] = -1
-      changeLog[index].slot = -1
+      changeLog[index] = -1
       deletionLogIndex[id] = index
     } else {
       // NB: an id already logged as deleted (merged back in since, unrecorded) keeps its place.
       let end = changeLog.count
       if Self.claim(&deletionLogIndex[id, default: end]) == end {
-        changeLog.append(LoggedChange(id: id, slot: -1))
+        changeLog.append(-1)
       }
     }
   }

@@ -88,7 +88,7 @@ extension EntityStore {
       if positions[item.entity.id] != offset { positions[item.entity.id] = offset }
       newSlots.append(item.entity)
       newLogIndexBySlot.append(item.logIndex)
-      if item.logIndex >= 0 { changeLog[item.logIndex].slot = offset }
+      if item.logIndex >= 0 { changeLog[item.logIndex] = offset }
     }
     slots = newSlots
     logIndexBySlot = newLogIndexBySlot

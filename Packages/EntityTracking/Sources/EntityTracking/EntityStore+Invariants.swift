@@ -1,21 +1,16 @@
-/// A storage invariant of an `EntityStore` that does not hold: which one, and the whole state.
-struct EntityStoreInvariantViolation: Error, CustomStringConvertible {
-  let description: String
-}
-
 extension EntityStore {
   /// Verifies every storage invariant; tests call it (through `@testable import`) after every
   /// operation.
   ///
-  /// - Throws: `EntityStoreInvariantViolation` naming the first invariant that fails, with the
+  /// - Throws: `InvariantViolation` naming the first invariant that fails, with the
   ///   store's whole state in the message.
   /// - Complexity: O(*n* + *c*), where *n* is the number of slots and *c* the number of changes.
-  func checkInvariants() throws(EntityStoreInvariantViolation) {
+  func checkInvariants() throws(InvariantViolation) {
     func require(
       _ condition: Bool, _ message: @autoclosure () -> String
-    ) throws(EntityStoreInvariantViolation) {
+    ) throws(InvariantViolation) {
       guard condition else {
-        throw EntityStoreInvariantViolation(
+        throw InvariantViolation(
           description: "EntityStore invariant broken: \(message())\n\(debugState)")
       }
     }
@@ -58,32 +53,35 @@ extension EntityStore {
         changeLog.indices.contains(index),
         "slot \(slot) names log entry \(index) of \(changeLog.count)")
       try require(
-        changeLog[index].slot == slot,
-        "slot \(slot) names log entry \(index), which names slot \(changeLog[index].slot)")
-      try require(
-        slots[slot]?.id == changeLog[index].id,
-        "slot \(slot) holds \(slotDescription(slot)) but its log entry is \(changeLog[index].id)")
+        changeLog[index] == slot,
+        "slot \(slot) names log entry \(index), which names slot \(changeLog[index])")
+      try require(slots[slot] != nil, "tombstone \(slot) names log entry \(index)")
     }
 
-    // The change log names each id once; upserts point at their slots, deletions are indexed.
+    // The change log names each id once: upserts by their live slot, deletions through the index.
     var logged = Set<ID>(minimumCapacity: changeLog.count)
     var loggedDeletions = 0
-    for (index, change) in changeLog.enumerated() {
-      try require(logged.insert(change.id).inserted, "\(change.id) is logged twice")
-      if change.slot >= 0 {
+    for (index, slot) in changeLog.enumerated() {
+      if slot >= 0 {
         try require(
-          change.slot < slots.count && logIndexBySlot[change.slot] == index,
-          "log entry \(index) upserts \(change.id) in slot \(change.slot), which does not name it")
-        try require(
-          deletionLogIndex[change.id] == nil, "upserted \(change.id) is indexed as a deletion")
+          slot < slots.count && logIndexBySlot[slot] == index,
+          "log entry \(index) upserts slot \(slot), which does not name it")
+        guard let id = slots[slot]?.id else { continue }  // reported above
+        try require(logged.insert(id).inserted, "\(id) is logged twice")
+        try require(deletionLogIndex[id] == nil, "upserted \(id) is indexed as a deletion")
       } else {
-        try require(change.slot == -1, "log entry \(index) has slot \(change.slot)")
-        try require(
-          deletionLogIndex[change.id] == index,
-          "deleted \(change.id) at log entry \(index) is indexed at "
-            + String(describing: deletionLogIndex[change.id]))
+        try require(slot == -1, "log entry \(index) is \(slot)")
         loggedDeletions += 1
       }
+    }
+    var deletionEntries = Set<Int>(minimumCapacity: deletionLogIndex.count)
+    for (id, index) in deletionLogIndex {
+      try require(
+        deletionEntries.insert(index).inserted, "two deleted ids share log entry \(index)")
+      try require(
+        changeLog.indices.contains(index) && changeLog[index] == -1,
+        "deleted \(id) is indexed at log entry \(index), which is not a deletion")
+      try require(logged.insert(id).inserted, "\(id) is logged twice")
     }
     try require(
       deletionLogIndex.count == loggedDeletions,
@@ -94,7 +92,14 @@ extension EntityStore {
   /// The whole storage, for an invariant's failure message.
   var debugState: String {
     let slotList = slots.indices.map { slotDescription($0) }.joined(separator: ", ")
-    let log = changeLog.map { "\($0.id)@\($0.slot)" }.joined(separator: ", ")
+    var deletedIDs: [Int: ID] = [:]
+    for (id, index) in deletionLogIndex { deletedIDs[index] = id }
+    let log = changeLog.indices.map { index in
+      let slot = changeLog[index]
+      return slot >= 0
+        ? "+\(slotDescription(slot))@\(slot)"
+        : "-\(deletedIDs[index].map { "\($0)" } ?? "?")"
+    }.joined(separator: ", ")
     return """
         slots: [\(slotList)]
         positions: \(positions)

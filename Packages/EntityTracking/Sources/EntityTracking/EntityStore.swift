@@ -44,20 +44,6 @@ where Entity.ID: Sendable {
   /// The type of an entity's id.
   public typealias ID = Entity.ID
 
-  /// One entry of the change log: a changed id, and the slot of its entity when its last change
-  /// is an upsert (`-1` when it is a deletion).
-  @usableFromInline
-  struct LoggedChange: Sendable {
-    @usableFromInline var id: ID
-    @usableFromInline var slot: Int
-
-    @inlinable
-    init(id: ID, slot: Int) {
-      self.id = id
-      self.slot = slot
-    }
-  }
-
   // MARK: - Storage
 
   /// Entities in insertion order; `nil` marks a deleted entity not yet compacted away (a
@@ -68,8 +54,11 @@ where Entity.ID: Sendable {
   @usableFromInline var positions: [ID: Int]
   /// The first live slot, or `slots.count` when there is none (then `slots` is empty).
   @usableFromInline var firstLiveSlot: Int
-  /// Every id changed since the changes were last reset, once, in first-change order.
-  @usableFromInline var changeLog: [LoggedChange]
+  /// Every id changed since the changes were last reset, once, in first-change order: the slot
+  /// of its entity when its last change is an upsert (the id is the entity's), or `-1` when it
+  /// is a deletion (the id is the one `deletionLogIndex` maps to this entry). Recording an
+  /// upsert appends an `Int`, not a copy of the id.
+  @usableFromInline var changeLog: [Int]
   /// Per slot: the index in `changeLog` of the upsert whose entity is in the slot, or `-1`. A
   /// repeated upsert finds its entry here, with no hashing.
   @usableFromInline var logIndexBySlot: [Int]

@@ -1,6 +1,7 @@
-import EntityTracking
 import PropertyBased
 import Testing
+
+@testable import EntityTracking
 
 @Suite struct ChangeSetTests {
   @Test func freshIsEmpty() {
@@ -41,43 +42,66 @@ import Testing
   }
 
   @Test func recordingAgreesWithTheReferenceModel() async {
-    await propertyCheck(count: 300, input: Self.changeLists) { changes in
-      var changeSet = ChangeSet<Int>()
-      var model = ReferenceModel()
-      for change in changes {
-        switch change {
-        case .upsert(let id): changeSet.recordUpsert(id)
-        case .deletion(let id): changeSet.recordDeletion(id)
+    for lists in [Self.changeLists, Self.longChangeLists] {
+      await propertyCheck(count: 200, input: lists) { changes in
+        var changeSet = ChangeSet<Int>()
+        var model = ReferenceModel()
+        for change in changes {
+          switch change {
+          case .upsert(let id): changeSet.recordUpsert(id)
+          case .deletion(let id): changeSet.recordDeletion(id)
+          }
+          model.record(change)
+          expectInvariants(changeSet)
         }
-        model.record(change)
+        #expect(Array(changeSet) == model.changes)
+        #expect(changeSet == ChangeSet(changes))
+        for id in 0..<Self.longIDs {
+          #expect(changeSet.change(for: id) == model.changes.first { $0.id == id })
+        }
+        #expect(changeSet.upserts == model.changes.compactMap { Self.upsertedID($0) })
       }
-      #expect(Array(changeSet) == model.changes)
-      #expect(changeSet == ChangeSet(changes))
-      for id in 0..<6 {
-        #expect(changeSet.change(for: id) == model.changes.first { $0.id == id })
-      }
-      #expect(changeSet.upserts == model.changes.compactMap { Self.upsertedID($0) })
     }
   }
 
   @Test func unionAgreesWithRecordingTheLaterChangesInOrder() async {
-    await propertyCheck(count: 300, input: Self.changeLists, Self.changeLists) { earlier, later in
-      var union = ChangeSet(earlier)
-      union.formUnion(ChangeSet(later))
-      var model = ReferenceModel()
-      for change in earlier + later { model.record(change) }
-      #expect(Array(union) == model.changes)
+    for lists in [Self.changeLists, Self.longChangeLists] {
+      await propertyCheck(count: 200, input: lists, lists) { earlier, later in
+        var union = ChangeSet(earlier)
+        union.formUnion(ChangeSet(later))
+        expectInvariants(union)
+        var model = ReferenceModel()
+        for change in earlier + later { model.record(change) }
+        #expect(Array(union) == model.changes)
+      }
     }
   }
 
   @Test func unionIsAssociativeAndHasTheEmptySetAsIdentity() async {
-    await propertyCheck(count: 200, input: Self.changeLists, Self.changeLists, Self.changeLists) {
-      first, second, third in
-      let (a, b, c) = (ChangeSet(first), ChangeSet(second), ChangeSet(third))
-      #expect(Self.union(Self.union(a, b), c) == Self.union(a, Self.union(b, c)))
-      #expect(Self.union(a, ChangeSet()) == a)
-      #expect(Self.union(ChangeSet(), a) == a)
-      #expect(Self.union(a, a) == a)
+    for lists in [Self.changeLists, Self.longChangeLists] {
+      await propertyCheck(count: 100, input: lists, lists, lists) { first, second, third in
+        let (a, b, c) = (ChangeSet(first), ChangeSet(second), ChangeSet(third))
+        #expect(Self.union(Self.union(a, b), c) == Self.union(a, Self.union(b, c)))
+        #expect(Self.union(a, ChangeSet()) == a)
+        #expect(Self.union(ChangeSet(), a) == a)
+        #expect(Self.union(a, a) == a)
+      }
+    }
+  }
+
+  @Test func crossingTheLinearSearchLimitKeepsEveryChangeReachable() {
+    let limit = ChangeSet<Int>.linearSearchLimit
+    for count in (limit - 1)...(limit + 2) {
+      var changes = ChangeSet<Int>()
+      for id in 0..<count { changes.recordUpsert(id) }
+      changes.recordDeletion(0)
+      changes.recordDeletion(count - 1)
+      expectInvariants(changes)
+      #expect(changes.count == count)
+      #expect(changes.change(for: 0) == .deletion(0))
+      #expect(changes.change(for: count - 1) == .deletion(count - 1))
+      #expect(changes.change(for: count) == nil)
+      expectInvariants(ChangeSet(uniqueChanges: Array(changes)))
     }
   }
 
@@ -101,9 +125,17 @@ import Testing
     #expect(failures.isEmpty, "\(failures.prefix(3))")
   }
 
+  /// Up to 20 changes of 6 ids: below the linear-search limit.
   static let changeLists = Gen.int(in: 0...11).map { code -> Change in
     code < 6 ? .upsert(code) : .deletion(code - 6)
   }.array(of: 0...20)
+
+  static let longIDs = 30
+
+  /// Up to 80 changes of 30 ids: across the linear-search limit.
+  static let longChangeLists = Gen.int(in: 0...(2 * longIDs - 1)).map { code -> Change in
+    code < longIDs ? .upsert(code) : .deletion(code - longIDs)
+  }.array(of: 0...80)
 
   static func union(_ earlier: ChangeSet<Int>, _ later: ChangeSet<Int>) -> ChangeSet<Int> {
     var union = earlier

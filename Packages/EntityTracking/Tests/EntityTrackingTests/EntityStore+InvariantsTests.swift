@@ -54,16 +54,23 @@ import Testing
     #expect(violation(store)?.contains("slot 2 names log entry 0") == true)
   }
 
-  @Test func anIDLoggedTwiceFails() {
+  @Test func anIDBothUpsertedAndDeletedFails() {
     var store = sample()
-    store.changeLog.append(.init(id: 3, slot: -1))
-    #expect(violation(store)?.contains("3 is logged twice") == true)
+    store.changeLog.append(-1)
+    store.deletionLogIndex[3] = 2
+    #expect(violation(store)?.contains("upserted 3 is indexed as a deletion") == true)
+  }
+
+  @Test func twoDeletedIDsOnOneLogEntryFail() {
+    var store = sample()
+    store.deletionLogIndex[7] = 1
+    #expect(violation(store)?.contains("two deleted ids share log entry 1") == true)
   }
 
   @Test func aDeletionMissingFromItsIndexFails() {
     var store = sample()
     store.deletionLogIndex = [:]
-    #expect(violation(store)?.contains("deleted 1 at log entry 1") == true)
+    #expect(violation(store)?.contains("0 indexed deletions for 1 in the log") == true)
   }
 
   @Test func tooManyTombstonesFail() {

@@ -93,6 +93,11 @@ func foldedDrainsDisagreement(codes: [Int], ids: Int, values: Int) -> String? {
   }
   folded.formUnion(drainedStore.drainChanges())
   let whole = undrainedStore.changes
+  do {
+    try folded.checkInvariants()
+  } catch {
+    return "\(error)"
+  }
   guard folded != whole else { return nil }
   let operations = codes.map { Operation(code: $0, ids: ids, values: values) }
   return "after \(operations): folded drains \(folded), one drain \(whole)"

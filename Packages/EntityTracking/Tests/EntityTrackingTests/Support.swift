@@ -20,6 +20,17 @@ func expectInvariants(
   }
 }
 
+/// Fails the current test with the change set's state if a storage invariant does not hold.
+func expectInvariants(
+  _ changes: ChangeSet<Int>, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  do {
+    try changes.checkInvariants()
+  } catch {
+    Issue.record("\(error)", sourceLocation: sourceLocation)
+  }
+}
+
 /// The naive reference the store must agree with: an array of items, and every changed id once
 /// in first-change order with its last operation, kept by linear search.
 struct ReferenceModel {
@@ -233,6 +244,8 @@ func disagreement(
 ) -> String? {
   do {
     try store.checkInvariants()
+    try store.changes.checkInvariants()
+    try drained?.store.checkInvariants()
   } catch {
     return "\(error)"
   }
