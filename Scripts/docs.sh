@@ -32,11 +32,11 @@ table=(
 )
 
 # Modules whose undocumented public declarations (and, in DocC, undocumented parameters and
-# return values) fail the run. EntityTracking and QueryCache are left out while they are being
-# rewritten: their findings are printed but do not fail. Add them here once their rewrites have
-# landed with doc comments.
+# return values) fail the run. QueryCache is left out while it is being rewritten: its findings
+# are printed but do not fail. Add it here once its rewrite has landed with doc comments.
 coverage_enforced=(
-  ReduxCore ReduxCoreTesting Persistence PersistenceSQLite FeatureKit FeatureKitTesting ReduxKit
+  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite FeatureKit
+  FeatureKitTesting ReduxKit
 )
 
 # Known gaps in files that other changes are rewriting right now; each is documented there.

@@ -31,6 +31,9 @@ let package = Package(
       name: "PersistenceSQLite",
       dependencies: [
         "Persistence",
+        // NB: imported directly (EntityTable, hydration): listed, so an incremental build
+        // recompiles this target when EntityStore changes.
+        .product(name: "EntityTracking", package: "EntityTracking"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
       ]

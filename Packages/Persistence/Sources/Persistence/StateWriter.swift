@@ -129,12 +129,26 @@ where Entity.ID: Sendable {
     // NB: read first, so that a store with nothing to drain is not written back (no copy, no
     // observation notification).
     guard state[keyPath: keyPath].hasChanges else { return false }
-    let drained = state[keyPath: keyPath].drainOrderedChanges()
-    let placedLast =
-      tracksPlacement ? state[keyPath: keyPath].idsPlacedLast(among: drained.upserts) : []
+    let changes = state[keyPath: keyPath].drainChanges()
+    let store = state[keyPath: keyPath]
+    var writes: [Entity] = []
+    var deletions: [Entity.ID] = []
+    writes.reserveCapacity(changes.count)
+    for change in changes {
+      switch change {
+      case .upsert(let id):
+        // NB: EntityStore guarantees that every id its change set upserts is stored.
+        guard let entity = store[id] else {
+          preconditionFailure("EntityStore drained an upsert of \(id), which it does not hold")
+        }
+        writes.append(entity)
+      case .deletion(let id):
+        deletions.append(id)
+      }
+    }
+    let placedLast = tracksPlacement ? store.idsPlacedLast(among: writes) : []
     pending.record(
-      upserts: drained.upserts, deletions: drained.deletions, placedLast: placedLast,
-      placement: &placement)
+      upserts: writes, deletions: deletions, placedLast: placedLast, placement: &placement)
     return true
   }
 

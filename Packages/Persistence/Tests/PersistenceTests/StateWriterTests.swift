@@ -76,6 +76,22 @@ import Testing
       recorder.calls == [.init(writer: "items", writes: ["3=v2", "7=v1"], deletions: ["5", "9"])])
   }
 
+  @Test func writesWithinOneDrainComeInTheOrderTheirIdsWereFirstChanged() async throws {
+    let writer = itemWriter()
+    var state = AppState()
+    state.items.upsert(Item(id: 5, name: "v1"))
+    state.items.upsert(Item(id: 3, name: "v1"))
+    state.items.remove(5)
+    state.items.upsert(Item(id: 5, name: "v2"))  // re-inserted last, first changed first
+    state.items.upsert(Item(id: 8, name: "v1"))
+    state.items.remove(8)
+    writer.drain(&state)
+
+    try await flush(writer)
+    #expect(
+      recorder.calls == [.init(writer: "items", writes: ["5=v2", "3=v1"], deletions: ["8"])])
+  }
+
   @Test func drainingAnUnchangedStoreReportsNothing() {
     let writer = itemWriter()
     var state = AppState()
