@@ -43,6 +43,9 @@ public actor QueryClientStore {
 
   deinit {
     collector.shutdown()
+    // NB: a released client's streams end, so the loops that read them end too.
+    for continuation in syncStreams.values.flatMap(\.values) { continuation.finish() }
+    for continuation in invalidationStreams.values.flatMap(\.values) { continuation.finish() }
   }
 
   // MARK: - Reading

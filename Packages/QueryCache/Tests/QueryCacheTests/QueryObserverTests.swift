@@ -57,10 +57,12 @@ import Testing
     let subscription = Task { await observer.subscribe() }
     while await client.store.invalidationStreamCount(queryKey: ["n", 1]) == 0 { await Task.yield() }
     await client.invalidate("n")
-    while observer.box.data != 2 { await Task.yield() }
-    for _ in 0..<100 { await Task.yield() }
-    #expect(fn.calls == 2)
+    await until { observer.box.data == 2 }
+    // NB: once the subscription has ended, nothing can refetch: the count is final.
     subscription.cancel()
+    await subscription.value
+    #expect(fn.calls == 2)
+    #expect(observer.box.data == 2)
   }
 
   @Test func value_is_updated_by_sync_stream() async throws {
@@ -68,7 +70,8 @@ import Testing
     let observer = QueryObserver(client: client, queryKey: "n") { 1 }
     await observer.fetch()
     try await client.setQueryData("n", 2)
-    while observer.box.data != 2 { await Task.yield() }
+    await until { observer.box.data == 2 }
+    #expect(observer.box.data == 2)
   }
 
   @Test func releasing_the_observer_stops_observing_the_entry() async {
@@ -76,8 +79,11 @@ import Testing
     var observer: QueryObserver<Int>? = QueryObserver(client: client, queryKey: "n") { 1 }
     await observer?.fetch()
     while await client.store.observerCount(queryKey: "n") == 0 { await Task.yield() }
+    #expect(await client.store.observerCount(queryKey: "n") == 1)
     observer = nil
+    // NB: the observer's isolated deinit ends its sync stream in a task of its own.
     while await client.store.observerCount(queryKey: "n") > 0 { await Task.yield() }
+    #expect(await client.store.observerCount(queryKey: "n") == 0)
   }
 
   @Test func appear_refetches_a_stale_value_only_when_the_options_ask_for_it() async {

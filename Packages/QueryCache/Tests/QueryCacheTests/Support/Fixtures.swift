@@ -1,3 +1,4 @@
+import Observation
 import Synchronization
 
 /// Counts the calls of a query function and can hold them until released.
@@ -65,4 +66,19 @@ final class Counter: Sendable {
   private let count = Mutex(0)
   var value: Int { count.withLock { $0 } }
   func increment() { count.withLock { $0 += 1 } }
+}
+
+/// Suspends until `condition` holds, checking it again each time an observable property it read
+/// changes (Observation), rather than spinning.
+@MainActor
+func until(_ condition: @escaping @MainActor () -> Bool) async {
+  while !condition() {
+    await withCheckedContinuation { continuation in
+      withObservationTracking {
+        _ = condition()
+      } onChange: {
+        continuation.resume()
+      }
+    }
+  }
 }
