@@ -70,10 +70,10 @@ let benchmarks: @Sendable () -> Void = {
       _ = await client.fetch(queryKey: ["item", index], options: options) { index }
     }
     await clock.advance(by: .seconds(60))
-    var left = await client.store.count
+    var left = await client.cache.count
     for _ in 0..<10_000 where left > 0 {
       await Task.yield()
-      left = await client.store.count
+      left = await client.cache.count
     }
     benchmark.measurement(.custom("entries left", useScalingFactor: false), left)
   }

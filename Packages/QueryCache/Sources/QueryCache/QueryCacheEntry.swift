@@ -1,4 +1,4 @@
-/// What the cache holds for a key, read through ``QueryClientStore/entry(queryKey:as:)``.
+/// What the cache holds for a key, read through ``QueryClientCache/entry(queryKey:as:)``.
 public struct QueryCacheEntry<Value: Sendable>: Sendable {
   /// The last value fetched or set.
   public var data: Value?

@@ -14,7 +14,7 @@ public final class QueryClient: Sendable {
   public static let shared = QueryClient()
 
   /// The cache.
-  public let store: QueryClientStore
+  public let cache: QueryClientCache
   let clock: ClockReader
   let logger: Logger
 
@@ -25,7 +25,7 @@ public final class QueryClient: Sendable {
   ) {
     let clock = ClockReader(clock)
     self.clock = clock
-    store = QueryClientStore(clock: clock)
+    cache = QueryClientCache(clock: clock)
     self.logger = logger
   }
 
@@ -45,9 +45,9 @@ public final class QueryClient: Sendable {
     forceRefresh: Bool = false,
     queryFn: @escaping @Sendable () async throws -> Value
   ) async -> (isFresh: Bool, result: Result<Value, any Error>) {
-    let step: QueryClientStore.FetchStep
+    let step: QueryClientCache.FetchStep
     do {
-      step = try await store.prepareFetch(
+      step = try await cache.prepareFetch(
         queryKey, as: Value.self, forced: forceRefresh, options: options,
         start: { [clock, logger] in
           Task {
@@ -70,7 +70,7 @@ public final class QueryClient: Sendable {
       } catch {
         result = .failure(error)
       }
-      await store.finishFetch(queryKey, id: id, result: result)
+      await cache.finishFetch(queryKey, id: id, result: result)
       if case .failure(let error) = result {
         logger.warning("query \(queryKey) failed: \(error)")
       }
@@ -99,7 +99,7 @@ public final class QueryClient: Sendable {
   /// Removes the cached data of `key` and of every key under it (unless `exact`), keeps a fetch
   /// in flight from caching its now outdated result, and wakes their invalidation streams.
   public func invalidate(_ key: QueryKey, exact: Bool = false) async {
-    let invalidated = await store.invalidate { exact ? $0 == key : $0.hasPrefix(key) }
+    let invalidated = await cache.invalidate { exact ? $0 == key : $0.hasPrefix(key) }
     logger.debug("invalidated \(invalidated.count) queries under \(key)")
   }
 
@@ -109,8 +109,8 @@ public final class QueryClient: Sendable {
   public func setQueryData<Value: Sendable>(
     _ key: QueryKey, _ value: Value, options: QueryOptions = QueryOptions()
   ) async throws(QueryError) -> Value? {
-    let previous = await store.entry(queryKey: key, as: Value.self)?.data
-    try await store.setData(key, value, gcTime: options.gcTime)
+    let previous = await cache.entry(queryKey: key, as: Value.self)?.data
+    try await cache.setData(key, value, gcTime: options.gcTime)
     return previous
   }
 
@@ -118,13 +118,13 @@ public final class QueryClient: Sendable {
   public func getQueryData<Value: Sendable>(_ key: QueryKey, as type: Value.Type = Value.self) async
     -> Value?
   {
-    await store.entry(queryKey: key, as: Value.self)?.data
+    await cache.entry(queryKey: key, as: Value.self)?.data
   }
 
   /// Cancels the fetches in flight of `key` and of every key under it (unless `exact`); their
   /// callers get `CancellationError`.
   public func cancelQueries(_ key: QueryKey, exact: Bool = false) async {
-    await store.cancel { exact ? $0 == key : $0.hasPrefix(key) }
+    await cache.cancel { exact ? $0 == key : $0.hasPrefix(key) }
   }
 
   // MARK: - Streams
@@ -132,12 +132,12 @@ public final class QueryClient: Sendable {
   /// A stream that yields whenever `queryKey`'s cached value changes. While it lives, the entry
   /// is observed and never collected.
   public func createSyncStream(queryKey: QueryKey) async -> AsyncStream<Void> {
-    await store.addSyncStream(queryKey)
+    await cache.addSyncStream(queryKey)
   }
 
   /// A stream that yields whenever `queryKey` (or a prefix of it) is invalidated.
   public func createInvalidationStream(queryKey: QueryKey) async -> AsyncStream<Void> {
-    await store.addInvalidationStream(queryKey)
+    await cache.addInvalidationStream(queryKey)
   }
 
   // MARK: - Helpers

@@ -151,7 +151,7 @@ public final class QueryObserver<Value: Sendable> {
   }
 
   private func syncWithCache(_ key: QueryKey) async {
-    guard let entry = await client.store.entry(queryKey: key, as: Value.self), key == queryKey
+    guard let entry = await client.cache.entry(queryKey: key, as: Value.self), key == queryKey
     else { return }
     if let data = entry.data {
       box.data = data

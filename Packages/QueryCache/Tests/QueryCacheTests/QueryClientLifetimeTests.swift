@@ -8,13 +8,13 @@ import Testing
   /// not keep a released client's cache alive until then.
   @Test func releasingAClientWithPendingCollectionsFreesItsCacheAtOnce() async throws {
     let clock = ManualClock()
-    weak var weakStorage: QueryClientStore?
+    weak var weakStorage: QueryClientCache?
     do {
       let client = QueryClient(clock: clock)
       let fetched = await client.fetch(queryKey: "user") { "Alice" }
       #expect(try fetched.result.get() == "Alice")
-      #expect(await client.store.count == 1)  // unobserved: its collection is scheduled
-      weakStorage = client.store
+      #expect(await client.cache.count == 1)  // unobserved: its collection is scheduled
+      weakStorage = client.cache
     }
     #expect(weakStorage == nil)
   }

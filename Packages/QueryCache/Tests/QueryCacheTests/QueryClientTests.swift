@@ -48,7 +48,7 @@ import Testing
     let fn = QueryFunction<String>(.failure(NetworkError()))
     let result = await client.fetch(queryKey: "user", queryFn: fn.function).result
     #expect(throws: NetworkError.self) { try result.get() }
-    #expect(await client.store.entry(queryKey: "user", as: String.self)?.error is NetworkError)
+    #expect(await client.cache.entry(queryKey: "user", as: String.self)?.error is NetworkError)
   }
 
   @Test(arguments: [false, true])
@@ -62,7 +62,7 @@ import Testing
       }
     }
     await fn.waitForCalls(1)
-    while await client.store.joinedCount(queryKey: "user") < 4 { await Task.yield() }
+    while await client.cache.joinedCount(queryKey: "user") < 4 { await Task.yield() }
     fn.release()
     for fetch in fetches { #expect(try await fetch.value.get() == "Alice") }
     #expect(fn.calls == 1)
@@ -78,7 +78,7 @@ import Testing
       await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function)
     }
     await fn.waitForCalls(1)
-    while await client.store.joinedCount(queryKey: "n") < 1 { await Task.yield() }
+    while await client.cache.joinedCount(queryKey: "n") < 1 { await Task.yield() }
     fn.release()
     _ = await (first.value, second.value)
     let third = await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function)
@@ -104,7 +104,7 @@ import Testing
     _ = await client.fetch(queryKey: "user", queryFn: fn.function)
     let refresh = await client.fetch(queryKey: "user", forceRefresh: true, queryFn: fn.function)
     #expect(throws: NetworkError.self) { try refresh.result.get() }
-    let entry = await client.store.entry(queryKey: "user", as: String.self)
+    let entry = await client.cache.entry(queryKey: "user", as: String.self)
     #expect(entry?.data == "Alice")
     #expect(entry?.error is NetworkError)
   }
@@ -171,9 +171,9 @@ import Testing
     let options = QueryOptions(gcTime: .seconds(10))
     _ = await client.fetch(queryKey: "user", options: options) { "Alice" }
     await clock.advance(by: .milliseconds(9_999))
-    #expect(await client.store.count == 1)
+    #expect(await client.cache.count == 1)
     await clock.advance(by: .milliseconds(1))
-    while await client.store.count > 0 { await Task.yield() }
+    while await client.cache.count > 0 { await Task.yield() }
   }
 
   @Test func an_observed_entry_is_kept_and_collected_gc_time_after_its_last_observer_left() async {
@@ -183,13 +183,13 @@ import Testing
       let stream = await client.createSyncStream(queryKey: "user")
       _ = await client.fetch(queryKey: "user", options: options) { "Alice" }
       await clock.advance(by: .seconds(60))
-      #expect(await client.store.count == 1)
+      #expect(await client.cache.count == 1)
       withExtendedLifetime(stream) {}
     }
     // The observer left: its stream is gone.
-    while await client.store.observerCount(queryKey: "user") > 0 { await Task.yield() }
+    while await client.cache.observerCount(queryKey: "user") > 0 { await Task.yield() }
     await clock.advance(by: .seconds(10))
-    while await client.store.count > 0 { await Task.yield() }
+    while await client.cache.count > 0 { await Task.yield() }
   }
 
   @Test func invalidationYieldsAnEventForItsKeyAndPrefixesOnly() async {

@@ -55,7 +55,7 @@ import Testing
     let observer = QueryObserver(client: client, queryKey: ["n", 1], queryFn: fn.function)
     await observer.fetch()
     let subscription = Task { await observer.subscribe() }
-    while await client.store.invalidationStreamCount(queryKey: ["n", 1]) == 0 { await Task.yield() }
+    while await client.cache.invalidationStreamCount(queryKey: ["n", 1]) == 0 { await Task.yield() }
     await client.invalidate("n")
     await until { observer.box.data == 2 }
     // NB: once the subscription has ended, nothing can refetch: the count is final.
@@ -78,12 +78,12 @@ import Testing
     let client = QueryClient(clock: clock)
     var observer: QueryObserver<Int>? = QueryObserver(client: client, queryKey: "n") { 1 }
     await observer?.fetch()
-    while await client.store.observerCount(queryKey: "n") == 0 { await Task.yield() }
-    #expect(await client.store.observerCount(queryKey: "n") == 1)
+    while await client.cache.observerCount(queryKey: "n") == 0 { await Task.yield() }
+    #expect(await client.cache.observerCount(queryKey: "n") == 1)
     observer = nil
     // NB: the observer's isolated deinit ends its sync stream in a task of its own.
-    while await client.store.observerCount(queryKey: "n") > 0 { await Task.yield() }
-    #expect(await client.store.observerCount(queryKey: "n") == 0)
+    while await client.cache.observerCount(queryKey: "n") > 0 { await Task.yield() }
+    #expect(await client.cache.observerCount(queryKey: "n") == 0)
   }
 
   @Test func appear_refetches_a_stale_value_only_when_the_options_ask_for_it() async {

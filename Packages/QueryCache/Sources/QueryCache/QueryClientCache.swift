@@ -3,7 +3,7 @@ import ReduxCore
 /// The cache of a ``QueryClient``: entries, in-flight fetches, stream registrations and garbage
 /// collection, each step one atomic actor call (no step awaits inside the actor, so concurrent
 /// callers never write back stale copies of an entry, as swift-query's `withEntry` did).
-public actor QueryClientStore {
+public actor QueryClientCache {
   typealias Fetch = Task<any Sendable, any Error>
 
   struct InFlight {
