@@ -25,6 +25,8 @@ let package = Package(
       dependencies: [
         "QueryCache",
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
       ]
     ),
   ],

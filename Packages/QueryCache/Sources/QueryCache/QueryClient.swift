@@ -49,10 +49,20 @@ public final class QueryClient: Sendable {
     do {
       step = try await cache.prepareFetch(
         queryKey, as: Value.self, forced: forceRefresh, options: options,
-        start: { [clock, logger] in
+        start: { [clock, logger] outcome in
           Task {
-            try await Self.run(
-              queryFn, retry: options.retry, key: queryKey, clock: clock, logger: logger)
+            let value: Result<any Sendable, any Error>
+            do {
+              value = .success(
+                try await Self.run(
+                  queryFn, retry: options.retry, key: queryKey, clock: clock, logger: logger))
+            } catch {
+              value = .failure(error)
+            }
+            if !outcome.settle(value) {
+              logger.debug("query \(queryKey): result of a cancelled fetch dropped")
+            }
+            return try value.get()
           }
         })
     } catch {
@@ -63,13 +73,8 @@ public final class QueryClient: Sendable {
     case .cached(let value, let isFresh):
       logger.debug("query \(queryKey): cache hit (\(isFresh ? "fresh" : "stale"))")
       return (isFresh, Self.cast(value, key: queryKey))
-    case .join(let fetch, let id):
-      let result: Result<any Sendable, any Error>
-      do {
-        result = .success(try await fetch.value)
-      } catch {
-        result = .failure(error)
-      }
+    case .join(let outcome, let id):
+      let result = await outcome.value()
       await cache.finishFetch(queryKey, id: id, result: result)
       if case .failure(let error) = result {
         logger.warning("query \(queryKey) failed: \(error)")
@@ -98,9 +103,26 @@ public final class QueryClient: Sendable {
 
   /// Removes the cached data of `key` and of every key under it (unless `exact`), keeps a fetch
   /// in flight from caching its now outdated result, and wakes their invalidation streams.
+  ///
+  /// An empty key invalidates nothing and logs a warning: every key starts with it, so it would
+  /// clear the whole cache by accident. Call ``invalidateAll()`` for that.
   public func invalidate(_ key: QueryKey, exact: Bool = false) async {
+    // NB: every key has the empty key as a prefix: "everything" is `invalidateAll()`, never the
+    // accident of an empty key.
+    guard !key.parts.isEmpty else {
+      return logger.warning("invalidate: an empty key invalidates nothing; use invalidateAll()")
+    }
     let invalidated = await cache.invalidate { exact ? $0 == key : $0.hasPrefix(key) }
     logger.debug("invalidated \(invalidated.count) queries under \(key)")
+  }
+
+  /// Removes the cached data of every key, keeps every fetch in flight from caching its now
+  /// outdated result, and wakes every invalidation stream.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of cached entries and invalidation streams.
+  public func invalidateAll() async {
+    let invalidated = await cache.invalidate { _ in true }
+    logger.debug("invalidated all \(invalidated.count) queries")
   }
 
   /// Stores `value` for `key` as if just fetched, for optimistic updates; returns the value it
@@ -122,8 +144,12 @@ public final class QueryClient: Sendable {
   }
 
   /// Cancels the fetches in flight of `key` and of every key under it (unless `exact`); their
-  /// callers get `CancellationError`.
+  /// callers get `CancellationError` at once, even if a query function ignores the cancellation
+  /// (its result is then dropped). An empty key cancels nothing and logs a warning.
   public func cancelQueries(_ key: QueryKey, exact: Bool = false) async {
+    guard !key.parts.isEmpty else {
+      return logger.warning("cancelQueries: an empty key cancels nothing")
+    }
     await cache.cancel { exact ? $0 == key : $0.hasPrefix(key) }
   }
 

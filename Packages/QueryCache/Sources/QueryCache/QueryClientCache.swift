@@ -9,6 +9,8 @@ public actor QueryClientCache {
   struct InFlight {
     let id: Int
     let task: Fetch
+    /// What every caller of the fetch awaits; a cancellation settles it at once.
+    let outcome: FetchOutcome
     /// Set by an invalidation while the fetch ran: its value must not be cached.
     var isInvalidated = false
     /// Callers that joined it after the one that started it.
@@ -27,7 +29,7 @@ public actor QueryClientCache {
 
   enum FetchStep {
     case cached(any Sendable, isFresh: Bool)
-    case join(Fetch, id: Int)
+    case join(FetchOutcome, id: Int)
   }
 
   private var entries: [QueryKey: Stored] = [:]
@@ -85,7 +87,7 @@ public actor QueryClientCache {
   /// by starting one (registered here, so that concurrent callers join it).
   func prepareFetch<Value: Sendable>(
     _ key: QueryKey, as type: Value.Type, forced: Bool, options: QueryOptions,
-    start: () -> Fetch
+    start: (FetchOutcome) -> Fetch
   ) throws(QueryError) -> FetchStep {
     var stored = try storedEntry(key, for: Value.self, gcTime: options.gcTime)
     if !forced, let value = stored.value, let updatedAt = stored.updatedAt {
@@ -93,13 +95,13 @@ public actor QueryClientCache {
     }
     if let inFlight = stored.inFlight {
       entries[key]?.inFlight?.joined += 1
-      return .join(inFlight.task, id: inFlight.id)
+      return .join(inFlight.outcome, id: inFlight.id)
     }
     nextID += 1
-    let fetch = start()
-    stored.inFlight = InFlight(id: nextID, task: fetch)
+    let outcome = FetchOutcome()
+    stored.inFlight = InFlight(id: nextID, task: start(outcome), outcome: outcome)
     entries[key] = stored
-    return .join(fetch, id: nextID)
+    return .join(outcome, id: nextID)
   }
 
   /// Records the outcome of fetch `id`; only the first caller to finish it does anything, so the
@@ -167,6 +169,8 @@ public actor QueryClientCache {
       guard let inFlight = entries[key]?.inFlight else { continue }
       entries[key]?.inFlight = nil
       inFlight.task.cancel()
+      // NB: its callers go now, whether or not the query function heeds the cancellation.
+      inFlight.outcome.settle(.failure(CancellationError()))
       scheduleCollection(of: key)
     }
   }

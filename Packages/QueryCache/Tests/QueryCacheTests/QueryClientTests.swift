@@ -159,6 +159,26 @@ import Testing
     #expect(fn.calls == 2)
   }
 
+  /// The docs promise that cancelQueries lets its callers go at once: a query function that
+  /// ignores cancellation (held here until the end) must not hold them.
+  @Test func cancelQueriesLetsEveryCallerGoWhileTheFunctionStillRuns() async {
+    let client = client
+    let fn = QueryFunction<String>(.success("Alice"))
+    fn.hold()
+    let first = Task { await client.fetch(queryKey: ["user", 1], queryFn: fn.function) }
+    await fn.waitForCalls(1)
+    let second = Task { await client.fetch(queryKey: ["user", 1], queryFn: fn.function) }
+    while await client.cache.joinedCount(queryKey: ["user", 1]) < 1 { await Task.yield() }
+    await client.cancelQueries("user")
+    for caller in [first, second] {
+      let result = await caller.value.result  // NB: returns while fn is still held
+      #expect(throws: CancellationError.self) { try result.get() }
+    }
+    fn.release()  // the orphaned function returns now: nothing caches its result
+    #expect(await client.getQueryData(["user", 1], as: String.self) == nil)
+    #expect(fn.calls == 1)
+  }
+
   @Test func fetch_query_revalidates_a_stale_value() async throws {
     let client = client
     let fn = QueryFunction<Int>(.success(1), .success(2))
