@@ -8,6 +8,7 @@ public struct MutationBox: Sendable {
   /// The error of the last run, if it failed.
   public internal(set) var error: (any Error)?
 
+  /// A box for a mutation that has not run.
   public init() {}
 }
 
@@ -28,6 +29,9 @@ public final class MutationClient {
   /// The client `onCompleted` receives.
   @ObservationIgnored public let client: QueryClient
 
+  /// Creates a mutation client.
+  ///
+  /// - Parameter client: The query client whose cache the mutations update.
   public init(client: QueryClient = .shared) {
     self.client = client
   }

@@ -7,5 +7,6 @@ public struct QueryBox<Value: Sendable>: Sendable {
   /// The error of the last fetch, if it failed.
   public internal(set) var error: (any Error)?
 
+  /// An empty box: no value, not loading, no error.
   public init() {}
 }

@@ -34,8 +34,12 @@ public final class QueryClient: Sendable {
   /// Returns the cached value when there is one (fresh or not: `isFresh` says which), otherwise
   /// runs `queryFn` — once for all concurrent callers of the key — and caches its result.
   ///
-  /// - Parameter forceRefresh: Runs `queryFn` even over a cached value (joining a fetch already
-  ///   in flight).
+  /// - Parameters:
+  ///   - queryKey: The key the value is cached under.
+  ///   - options: How the value is cached and refreshed.
+  ///   - forceRefresh: Runs `queryFn` even over a cached value (joining a fetch already in
+  ///     flight).
+  ///   - queryFn: Fetches the value; it runs off every actor.
   /// - Returns: `isFresh` is `false` only for a cached value as old as `staleTime` or older.
   ///   A failure is `.failure`: a ``QueryError`` for a key holding another type, or the error
   ///   `queryFn` threw (the cached data, if any, is kept).

@@ -12,6 +12,10 @@ public struct QueryKey: Hashable, Sendable, ExpressibleByArrayLiteral, Expressib
   /// The parts, outermost first.
   public var parts: [String]
 
+  /// A key made of `parts`, outermost first. An empty key is a prefix of every key: QueryClient
+  /// refuses it where that would reach every entry.
+  ///
+  /// - Parameter parts: The parts.
   public init(_ parts: [String]) {
     self.parts = parts
   }

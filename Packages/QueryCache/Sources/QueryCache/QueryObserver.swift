@@ -28,7 +28,9 @@ public final class QueryObserver<Value: Sendable> {
     }
   }
 
+  /// The client whose cache the observer reads and fills.
   @ObservationIgnored public let client: QueryClient
+  /// How the observed query caches and refreshes.
   @ObservationIgnored public let options: QueryOptions
   @ObservationIgnored private let queryFn: @Sendable () async throws -> Value
   @ObservationIgnored private let onCompleted: (@MainActor (Value) -> Void)?
@@ -38,8 +40,13 @@ public final class QueryObserver<Value: Sendable> {
 
   /// Creates an observer.
   ///
-  /// - Parameter onCompleted: Called with every fresh value: once for a fresh cache hit or a
-  ///   fetch, and again after a stale value was refreshed.
+  /// - Parameters:
+  ///   - client: The client whose cache the observer reads and fills.
+  ///   - queryKey: The observed key; `nil` observes nothing until it is set.
+  ///   - options: How the query caches and refreshes.
+  ///   - queryFn: Fetches the value.
+  ///   - onCompleted: Called with every fresh value: once for a fresh cache hit or a fetch, and
+  ///     again after a stale value was refreshed.
   public init(
     client: QueryClient = .shared,
     queryKey: QueryKey? = nil,

@@ -13,6 +13,14 @@ public struct QueryOptions: Hashable, Sendable {
   /// While ``QueryObserver/subscribe()`` runs, refetch this often (polling); `nil` for never.
   public var refetchInterval: Duration?
 
+  /// Creates options; the defaults are swift-query's.
+  ///
+  /// - Parameters:
+  ///   - staleTime: How long a fetched value is fresh; zero or more.
+  ///   - gcTime: How long an unobserved entry stays cached; zero or more.
+  ///   - refetchOnAppear: Whether ``QueryObserver/appear()`` fetches again.
+  ///   - retry: How a failing query function is retried.
+  ///   - refetchInterval: The polling period while subscribed; positive, or `nil` for never.
   public init(
     staleTime: Duration = .zero, gcTime: Duration = .seconds(300), refetchOnAppear: Bool = true,
     retry: QueryRetry = .none, refetchInterval: Duration? = nil
