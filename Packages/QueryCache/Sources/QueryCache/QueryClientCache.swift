@@ -6,33 +6,27 @@ import ReduxCore
 public actor QueryClientCache {
   typealias Fetch = Task<any Sendable, any Error>
 
-  struct InFlight {
-    let id: Int
+  /// A running fetch: its task, and the outcome its callers await (a cancellation settles it
+  /// at once).
+  struct FetchHandle {
     let task: Fetch
-    /// What every caller of the fetch awaits; a cancellation settles it at once.
     let outcome: FetchOutcome
-    /// Set by an invalidation while the fetch ran: its value must not be cached.
-    var isInvalidated = false
-    /// Callers that joined it after the one that started it.
-    var joined = 0
   }
 
-  struct Stored {
-    var value: (any Sendable)?
-    var valueType: ObjectIdentifier
-    var typeName: String
-    var error: (any Error)?
-    var updatedAt: Duration?
-    var inFlight: InFlight?
-    var gcTime: Duration
-  }
+  typealias Entry = QueryEntryStateMachine<FetchHandle>
 
   enum FetchStep {
     case cached(any Sendable, isFresh: Bool)
     case join(FetchOutcome, id: Int)
   }
 
-  private var entries: [QueryKey: Stored] = [:]
+  // NB: each entry's lifecycle is a QueryEntryStateMachine; this actor is its thin owner: it
+  // keeps them by key, and performs what their events return (start a fetch, notify, arm or
+  // disarm a gc timer). Fetches are plain tasks, not TaskManager tasks: they are shared by every
+  // caller of a key and outlive no caller's interest, and their lifetime is the entry's fetch
+  // slot, which the machine already tracks; the gc timers, which need ids and cancellation by
+  // key, run on TaskManager.
+  private var entries: [QueryKey: Entry] = [:]
   private var syncStreams: [QueryKey: [Int: AsyncStream<Void>.Continuation]] = [:]
   private var invalidationStreams: [QueryKey: [Int: AsyncStream<Void>.Continuation]] = [:]
   private var nextID = 0
@@ -59,11 +53,11 @@ public actor QueryClientCache {
   public func entry<Value: Sendable>(queryKey: QueryKey, as type: Value.Type = Value.self)
     -> QueryCacheEntry<Value>?
   {
-    guard let stored = entries[queryKey], stored.valueType == ObjectIdentifier(Value.self) else {
+    guard let entry = entries[queryKey], entry.valueType == ObjectIdentifier(Value.self) else {
       return nil
     }
     return QueryCacheEntry(
-      data: stored.value as? Value, error: stored.error, updatedAt: stored.updatedAt)
+      data: entry.value as? Value, error: entry.error, updatedAt: entry.updatedAt)
   }
 
   /// How many callers joined the fetch in flight for `queryKey` after the one that started it.
@@ -89,19 +83,20 @@ public actor QueryClientCache {
     _ key: QueryKey, as type: Value.Type, forced: Bool, options: QueryOptions,
     start: (FetchOutcome) -> Fetch
   ) throws(QueryError) -> FetchStep {
-    var stored = try storedEntry(key, for: Value.self, gcTime: options.gcTime)
-    if !forced, let value = stored.value, let updatedAt = stored.updatedAt {
-      return .cached(value, isFresh: clock.now() - updatedAt < options.staleTime)
+    var entry = try adoptedEntry(key, for: Value.self, gcTime: options.gcTime)
+    defer { entries[key] = entry }
+    switch entry.requestFetch(forced: forced, staleTime: options.staleTime, now: clock.now()) {
+    case .cached(let value, let isFresh):
+      return .cached(value, isFresh: isFresh)
+    case .join(let running, let id):
+      return .join(running.outcome, id: id)
+    case .start:
+      nextID += 1
+      let outcome = FetchOutcome()
+      let handle = FetchHandle(task: start(outcome), outcome: outcome)
+      perform(entry.didStart(id: nextID, fetch: handle), for: key)
+      return .join(outcome, id: nextID)
     }
-    if let inFlight = stored.inFlight {
-      entries[key]?.inFlight?.joined += 1
-      return .join(inFlight.outcome, id: inFlight.id)
-    }
-    nextID += 1
-    let outcome = FetchOutcome()
-    stored.inFlight = InFlight(id: nextID, task: start(outcome), outcome: outcome)
-    entries[key] = stored
-    return .join(outcome, id: nextID)
   }
 
   /// Records the outcome of fetch `id`; only the first caller to finish it does anything, so the
@@ -110,24 +105,12 @@ public actor QueryClientCache {
   /// - Returns: Whether the outcome was recorded (not already recorded, not invalidated).
   @discardableResult
   func finishFetch(_ key: QueryKey, id: Int, result: Result<any Sendable, any Error>) -> Bool {
-    guard var stored = entries[key], let inFlight = stored.inFlight, inFlight.id == id else {
-      return false
-    }
-    stored.inFlight = nil
-    defer {
-      entries[key] = stored
-      scheduleCollection(of: key)
-    }
-    guard !inFlight.isInvalidated else { return false }
-    switch result {
-    case .success(let value):
-      stored.value = value
-      stored.error = nil
-      stored.updatedAt = clock.now()
-    case .failure(let error):
-      // NB: a failed refresh keeps the data it could not replace.
-      stored.error = error
-    }
+    guard var entry = entries[key] else { return false }
+    let (completion, collection) = entry.finish(id: id, result: result, now: clock.now())
+    entries[key] = entry
+    guard completion != .ignored else { return false }
+    perform(collection, for: key)
+    guard completion == .stored else { return false }
     yieldSync(key)
     return true
   }
@@ -136,13 +119,11 @@ public actor QueryClientCache {
   func setData<Value: Sendable>(_ key: QueryKey, _ value: Value, gcTime: Duration)
     throws(QueryError)
   {
-    var stored = try storedEntry(key, for: Value.self, gcTime: gcTime)
-    stored.value = value
-    stored.error = nil
-    stored.updatedAt = clock.now()
-    entries[key] = stored
+    var entry = try adoptedEntry(key, for: Value.self, gcTime: gcTime)
+    let collection = entry.set(value, now: clock.now())
+    entries[key] = entry
     yieldSync(key)
-    scheduleCollection(of: key)
+    perform(collection, for: key)
   }
 
   /// Removes the data of every key `matches` accepts, marks their fetches in flight as
@@ -150,11 +131,8 @@ public actor QueryClientCache {
   func invalidate(where matches: (QueryKey) -> Bool) -> [QueryKey] {
     let keys = entries.keys.filter(matches)
     for key in keys {
-      entries[key]?.value = nil
-      entries[key]?.updatedAt = nil
-      entries[key]?.error = nil
-      entries[key]?.inFlight?.isInvalidated = true
-      scheduleCollection(of: key)
+      guard let collection = entries[key]?.invalidate() else { continue }
+      perform(collection, for: key)
     }
     let watched = invalidationStreams.keys.filter(matches)
     for key in watched {
@@ -166,31 +144,28 @@ public actor QueryClientCache {
   /// Cancels the fetches in flight of every key `matches` accepts.
   func cancel(where matches: (QueryKey) -> Bool) {
     for key in entries.keys where matches(key) {
-      guard let inFlight = entries[key]?.inFlight else { continue }
-      entries[key]?.inFlight = nil
-      inFlight.task.cancel()
+      guard let (cancelled, collection) = entries[key]?.cancel(), let cancelled else { continue }
+      cancelled.task.cancel()
       // NB: its callers go now, whether or not the query function heeds the cancellation.
-      inFlight.outcome.settle(.failure(CancellationError()))
-      scheduleCollection(of: key)
+      cancelled.outcome.settle(.failure(CancellationError()))
+      perform(collection, for: key)
     }
   }
 
-  private func storedEntry<Value>(
+  /// The entry of `key` ready for values of `type`: the stored one, or a new one.
+  private func adoptedEntry<Value>(
     _ key: QueryKey, for type: Value.Type, gcTime: Duration
-  ) throws(QueryError) -> Stored {
+  ) throws(QueryError) -> Entry {
     let valueType = ObjectIdentifier(Value.self)
-    guard var stored = entries[key] else {
-      return Stored(valueType: valueType, typeName: "\(Value.self)", gcTime: gcTime)
+    guard var entry = entries[key] else {
+      return Entry(
+        valueType: valueType, typeName: "\(Value.self)", gcTime: gcTime,
+        observers: syncStreams[key]?.count ?? 0)
     }
-    if stored.valueType != valueType {
-      guard stored.value == nil, stored.inFlight == nil else {
-        throw .typeMismatch(key: key, expected: "\(Value.self)", stored: stored.typeName)
-      }
-      stored.valueType = valueType
-      stored.typeName = "\(Value.self)"
+    guard entry.adopt(valueType: valueType, typeName: "\(Value.self)", gcTime: gcTime) else {
+      throw .typeMismatch(key: key, expected: "\(Value.self)", stored: entry.typeName)
     }
-    stored.gcTime = max(stored.gcTime, gcTime)
-    return stored
+    return entry
   }
 
   // MARK: - Streams
@@ -201,7 +176,7 @@ public actor QueryClientCache {
     nextID += 1
     let id = nextID
     syncStreams[key, default: [:]][id] = continuation
-    collector.cancelTask(id: CollectionID(key: key))
+    if let collection = entries[key]?.observerAdded() { perform(collection, for: key) }
     continuation.onTermination = { [weak self] _ in
       Task { await self?.removeSyncStream(key, id: id) }
     }
@@ -220,11 +195,9 @@ public actor QueryClientCache {
   }
 
   private func removeSyncStream(_ key: QueryKey, id: Int) {
-    syncStreams[key]?[id] = nil
-    if syncStreams[key]?.isEmpty == true {
-      syncStreams[key] = nil
-      scheduleCollection(of: key)
-    }
+    guard syncStreams[key]?.removeValue(forKey: id) != nil else { return }
+    if syncStreams[key]?.isEmpty == true { syncStreams[key] = nil }
+    if let collection = entries[key]?.observerRemoved() { perform(collection, for: key) }
   }
 
   private func removeInvalidationStream(_ key: QueryKey, id: Int) {
@@ -242,25 +215,29 @@ public actor QueryClientCache {
     let key: QueryKey
   }
 
-  /// Evicts `key` `gcTime` from now unless it is observed or fetching by then.
-  private func scheduleCollection(of key: QueryKey) {
-    guard let stored = entries[key], syncStreams[key] == nil, stored.inFlight == nil else { return }
-    let sleep = clock.sleep(for: stored.gcTime)
-    // NB: `isolation: nil`: a task isolated to this actor would hold it until the timer fires
-    // (the task captures its isolation), so a released client's cache would live `gcTime` on,
-    // forever on a clock nobody advances. The timer holds the cache weakly and hops in to
-    // collect.
-    collector.run(id: CollectionID(key: key), isolation: nil) { [weak self] in
-      try await sleep()
-      await self?.collect(key)
-    } onFailure: { _ in
-      // NB: the sleep throws only when the timer is cancelled (observed again, refetched, or
-      // the cache released), which is not a failure.
+  /// Arms or disarms `key`'s gc timer, as its entry's last event said.
+  private func perform(_ collection: Entry.Collection, for key: QueryKey) {
+    switch collection {
+    case .cancel:
+      collector.cancelTask(id: CollectionID(key: key))
+    case .schedule(let gcTime):
+      let sleep = clock.sleep(for: gcTime)
+      // NB: `isolation: nil`: a task isolated to this actor would hold it until the timer fires
+      // (the task captures its isolation), so a released client's cache would live `gcTime`
+      // on, forever on a clock nobody advances. The timer holds the cache weakly and hops in to
+      // collect.
+      collector.run(id: CollectionID(key: key), isolation: nil) { [weak self] in
+        try await sleep()
+        await self?.collect(key)
+      } onFailure: { _ in
+        // NB: the sleep throws only when the timer is cancelled (observed again, refetched, or
+        // the cache released), which is not a failure.
+      }
     }
   }
 
   private func collect(_ key: QueryKey) {
-    guard let stored = entries[key], syncStreams[key] == nil, stored.inFlight == nil else { return }
+    guard entries[key]?.collectionIsDue() == true else { return }
     entries[key] = nil
   }
 }
