@@ -43,6 +43,7 @@ public final class QueryClient: Sendable {
   /// - Returns: `isFresh` is `false` only for a cached value as old as `staleTime` or older.
   ///   A failure is `.failure`: a ``QueryError`` for a key holding another type, or the error
   ///   `queryFn` threw (the cached data, if any, is kept).
+  /// - Complexity: O(*k*) to hash the key (*k* parts), plus the query function when it runs.
   public func fetch<Value: Sendable>(
     queryKey: QueryKey,
     options: QueryOptions = QueryOptions(),
@@ -92,6 +93,8 @@ public final class QueryClient: Sendable {
 
   /// Fetches like TanStack's `fetchQuery`: a fresh cached value is returned as is; a stale or
   /// missing one is fetched (the seed returned stale data without revalidating).
+  ///
+  /// - Complexity: As ``fetch(queryKey:options:forceRefresh:queryFn:)``, at most twice.
   public func fetchQuery<Value: Sendable>(
     queryKey: QueryKey,
     options: QueryOptions = QueryOptions(),
@@ -110,6 +113,9 @@ public final class QueryClient: Sendable {
   ///
   /// An empty key invalidates nothing and logs a warning: every key starts with it, so it would
   /// clear the whole cache by accident. Call ``invalidateAll()`` for that.
+  ///
+  /// - Complexity: O(*n*·*k*), where *n* is the number of cached entries and invalidation
+  ///   streams and *k* the key's parts (a prefix test each).
   public func invalidate(_ key: QueryKey, exact: Bool = false) async {
     // NB: every key has the empty key as a prefix: "everything" is `invalidateAll()`, never the
     // accident of an empty key.
@@ -150,6 +156,8 @@ public final class QueryClient: Sendable {
   /// Cancels the fetches in flight of `key` and of every key under it (unless `exact`); their
   /// callers get `CancellationError` at once, even if a query function ignores the cancellation
   /// (its result is then dropped). An empty key cancels nothing and logs a warning.
+  ///
+  /// - Complexity: O(*n*·*k*), where *n* is the number of cached entries and *k* the key's parts.
   public func cancelQueries(_ key: QueryKey, exact: Bool = false) async {
     guard !key.parts.isEmpty else {
       return logger.warning("cancelQueries: an empty key cancels nothing")

@@ -3,6 +3,11 @@ import ReduxCore
 /// The cache of a ``QueryClient``: entries, in-flight fetches, stream registrations and garbage
 /// collection, each step one atomic actor call (no step awaits inside the actor, so concurrent
 /// callers never write back stale copies of an entry, as swift-query's `withEntry` did).
+///
+/// Each entry's lifecycle is a pure state machine; the cache owns them and performs what their
+/// events return. A fetch is one plain task shared by every caller of its key, registered in its
+/// entry's fetch slot (which already gives it an id and a single owner), so it needs no
+/// `TaskManager` of its own; the gc timers, cancelled and replaced by key, run on one.
 public actor QueryClientCache {
   typealias Fetch = Task<any Sendable, any Error>
 

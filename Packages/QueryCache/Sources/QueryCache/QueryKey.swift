@@ -34,6 +34,8 @@ public struct QueryKey: Hashable, Sendable, ExpressibleByArrayLiteral, Expressib
   }
 
   /// Whether `prefix`'s parts begin this key's parts (a key is a prefix of itself).
+  ///
+  /// - Complexity: O(*k*), where *k* is the number of parts of `prefix`.
   public func hasPrefix(_ prefix: QueryKey) -> Bool {
     parts.starts(with: prefix.parts)
   }
