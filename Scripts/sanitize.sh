@@ -36,8 +36,10 @@ reports='WARNING: ThreadSanitizer|ERROR: (AddressSanitizer|LeakSanitizer)'
 fail() {
   echo "sanitize: $*"
   if grep -qE "$reports" "$log"; then
+    # NB: awk, not head, stops the output: head would end the pipe early, and under pipefail the
+    # SIGPIPE ended this script before it said FAILED.
     swift demangle --simplified < "$log" \
-      | awk -v reports="$reports" '$0 ~ reports { found = 1 } found' | head -n 200
+      | awk -v reports="$reports" '$0 ~ reports { found = 1 } found && shown++ < 200'
   else
     tail -n 60 "$log"
   fi

@@ -100,32 +100,54 @@ struct RacyCell: Sendable {
   }
 }
 
-/// A POSIX thread that increments a cell once, the other side of each planted race.
+/// A POSIX thread that increments a cell once, the other side of each planted race, and then
+/// waits, alive, until `join()`.
 ///
 /// NB: not a task. Swift's executors hand jobs between threads with edges ThreadSanitizer sees
 /// (the worker thread that ran a detached task may then start the store's drain task and hop
 /// to the main actor), so a detached task's write was ordered before the reducer's in some
-/// runs and the race went unreported. A thread started before the dispatch and joined after it
-/// shares no edge with the main actor in between: the race is reported in every run.
+/// runs and the race went unreported. A thread started before the dispatch and released after
+/// it shares no edge with the main actor in between. It stays alive until then because
+/// ThreadSanitizer reports a race only if it can still restore the stack of the earlier
+/// access: in the full suite, the trace of a thread that had already exited was recycled and
+/// the race went unreported in every run.
 struct RacingThread {
   #if canImport(Darwin)
     private var thread: pthread_t?
   #else
     private var thread = pthread_t()
   #endif
+  /// The write end of the pipe the thread waits on after its write.
+  private let release: Int32
 
   init(incrementing cell: RacyCell) {
+    var ends: [Int32] = [0, 0]
+    precondition(pipe(&ends) == 0, "pipe failed")
+    release = ends[1]
+    let arguments = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+    arguments[0] = cell.address
+    arguments[1] = Int(ends[0])
     let started = pthread_create(
       &thread, nil,
       { argument in
-        RacyCell(address: Int(bitPattern: argument)).increment()
+        let arguments = UnsafeMutablePointer<Int>(bitPattern: Int(bitPattern: argument))!
+        let (address, wait) = (arguments[0], Int32(arguments[1]))
+        arguments.deallocate()
+        RacyCell(address: address).increment()
+        var byte: UInt8 = 0
+        _ = read(wait, &byte, 1)
+        close(wait)
         return nil
       },
-      UnsafeMutableRawPointer(bitPattern: cell.address))
+      arguments)
     precondition(started == 0, "pthread_create failed: \(started)")
   }
 
+  /// Lets the thread end, and waits for it.
   func join() {
+    var byte: UInt8 = 1
+    _ = write(release, &byte, 1)
+    close(release)
     #if canImport(Darwin)
       pthread_join(thread!, nil)
     #else
