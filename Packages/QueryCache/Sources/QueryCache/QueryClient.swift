@@ -150,7 +150,13 @@ public final class QueryClient: Sendable {
   public func getQueryData<Value: Sendable>(_ key: QueryKey, as type: Value.Type = Value.self) async
     -> Value?
   {
-    await cache.entry(queryKey: key, as: Value.self)?.data
+    if let entry = await cache.entry(queryKey: key, as: Value.self) { return entry.data }
+    // NB: nil would read as "nothing cached": say when the key holds another type (the `T?` a
+    // `try?` in a query function caches, say).
+    if let stored = await cache.typeName(queryKey: key) {
+      logger.warning("getQueryData(\(key), as: \(Value.self)): the key holds \(stored)")
+    }
+    return nil
   }
 
   /// Cancels the fetches in flight of `key` and of every key under it (unless `exact`); their

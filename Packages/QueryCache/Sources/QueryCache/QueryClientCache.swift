@@ -65,6 +65,11 @@ public actor QueryClientCache {
       data: entry.value as? Value, error: entry.error, updatedAt: entry.updatedAt)
   }
 
+  /// The name of the type of the values `queryKey` holds, if it has an entry.
+  func typeName(queryKey: QueryKey) -> String? {
+    entries[queryKey]?.typeName
+  }
+
   /// How many callers joined the fetch in flight for `queryKey` after the one that started it.
   func joinedCount(queryKey: QueryKey) -> Int {
     entries[queryKey]?.inFlight?.joined ?? 0

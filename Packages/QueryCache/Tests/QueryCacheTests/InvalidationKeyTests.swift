@@ -38,3 +38,21 @@ import Testing
     #expect(await client.getQueryData("posts", as: Int.self) == nil)
   }
 }
+
+/// A query's value type is inferred from its function: a `try?` there caches `T?`, which a
+/// reader asking for `T` would not find: the read says what the key holds.
+@Suite(.timeLimit(.minutes(1))) struct QueryValueTypeTests {
+  @Test func aReadAsAnotherTypeSaysWhatTheKeyHolds() async throws {
+    let handler = InMemoryLogHandler()
+    let client = QueryClient(
+      clock: ManualClock(), logger: Logger(label: "test") { _ in handler })
+    let fetched = await client.fetch(queryKey: "user") { try? await Self.name() }
+    #expect(try fetched.result.get() == "Alice")
+    #expect(await client.getQueryData("user", as: String.self) == nil)
+    #expect(await client.getQueryData("user", as: String?.self) == .some("Alice"))
+    let warnings = handler.entries.filter { $0.level == .warning }.map { "\($0.message)" }
+    #expect(warnings.contains { $0.contains("as: String): the key holds Optional<String>") })
+  }
+
+  static func name() async throws -> String { "Alice" }
+}
