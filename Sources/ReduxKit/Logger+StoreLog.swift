@@ -77,6 +77,8 @@ extension Logger {
       log(
         level: discarded > 0 ? .warning : .debug, "\(event)",
         metadata: ["discarded": .stringConvertible(discarded)])
+    case .adjusted:
+      warning("\(event)")
     }
   }
 

@@ -45,6 +45,20 @@ import Testing
     #expect(state.received.isEmpty)  // its send after cancellation was ignored
   }
 
+  /// A period of zero would tick without pause: the timer does not run, and says why.
+  @Test(arguments: [Duration.zero, .seconds(-1)])
+  func aTimerWithoutAPositiveIntervalDoesNotRunAndIsLogged(interval: Duration) async {
+    let logs = LogRecorder()
+    let viewModel = makeViewModel(logs: logs)
+    await viewModel.send(.startTimerEvery(interval)).value
+    #expect(viewModel.ticks == 0 && viewModel.runningTaskCount == 0)
+    #expect(
+      logs.messages(at: .error) == [
+        "procedure for startTimerEvery(\(interval)) failed: "
+          + "\(ProcedureError.timerIntervalNotPositive(interval))"
+      ])
+  }
+
   @Test func timer_ticks_on_the_injected_clock_without_drift() async {
     let viewModel = makeViewModel()
     viewModel.send(.startTimer)

@@ -83,7 +83,9 @@ public final class PersistenceMiddleware<State> {
   ///   - transaction: Wraps each flush, so a database can commit all writers atomically.
   ///   - logger: Receives failures (error), retries and the loop warning (warning).
   ///
-  /// `maxWait` must be at least `debounce`, and `debounce` not negative.
+  /// An argument out of range does not trap: a negative `debounce` is zero, a `maxWait` shorter
+  /// than `debounce` is `debounce`, and each such change, like those `retry` made, is logged as
+  /// a warning.
   public init(
     writers: [StateWriter<State>],
     debounce: Duration = .milliseconds(250),
@@ -94,15 +96,24 @@ public final class PersistenceMiddleware<State> {
     transaction: FlushTransaction? = nil,
     logger: Logger = Logger(label: "ReduxKit.Persistence")
   ) {
-    precondition(debounce >= .zero && maxWait >= debounce, "maxWait must be at least debounce")
     self.writers = writers
-    self.debounce = debounce
-    self.maxWait = maxWait
+    self.debounce = max(debounce, .zero)
+    self.maxWait = max(maxWait, self.debounce)
     self.retry = retry
     self.loopThreshold = loopThreshold
     self.clock = ClockReader(clock)
     self.transaction = transaction
     self.logger = logger
+    var adjustments = retry.adjustments
+    if debounce < .zero {
+      adjustments.append("PersistenceMiddleware: debounce \(debounce) is negative; using 0 seconds")
+    }
+    if maxWait < self.debounce {
+      adjustments.append(
+        "PersistenceMiddleware: maxWait \(maxWait) is shorter than debounce; using \(self.debounce)"
+      )
+    }
+    for adjustment in adjustments { logger.warning("\(adjustment)") }
   }
 
   isolated deinit {

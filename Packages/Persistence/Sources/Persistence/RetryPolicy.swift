@@ -30,17 +30,24 @@ public struct RetryPolicy: Hashable, Sendable {
     set { backoff.maximumDelay = newValue }
   }
 
+  /// What the initializers changed to bring their arguments into range, one sentence each
+  /// (the backoff's included); empty when they all were. ``PersistenceMiddleware`` logs them as
+  /// warnings. Part of equality.
+  public private(set) var adjustments: [String] = []
+
   /// Creates a policy.
   ///
+  /// An argument out of range does not trap: it is clamped, and ``adjustments`` says how.
+  ///
   /// - Parameters:
-  ///   - initialDelay: The wait after the first failure; more than zero.
+  ///   - initialDelay: The wait after the first failure; more than zero (zero or less is the
+  ///     default, 0.5 s, so that a persistent failure does not spin).
   ///   - multiplier: The factor applied to the wait after each further failure; 1 or more.
-  ///   - maximumDelay: The longest wait; no shorter than `initialDelay`.
+  ///   - maximumDelay: The longest wait; a shorter one than `initialDelay` is `initialDelay`.
   public init(
     initialDelay: Duration = .milliseconds(500), multiplier: Int = 2,
     maximumDelay: Duration = .seconds(30)
   ) {
-    precondition(initialDelay > .zero && multiplier >= 1 && maximumDelay >= initialDelay)
     self.init(
       backoff: Backoff(
         initialDelay: initialDelay, multiplier: multiplier, maximumDelay: maximumDelay))
@@ -48,10 +55,19 @@ public struct RetryPolicy: Hashable, Sendable {
 
   /// Creates a policy waiting as `backoff` says.
   ///
-  /// - Parameter backoff: The waits; its initial delay must be more than zero.
+  /// - Parameter backoff: The waits; an initial delay of zero is the default, 0.5 s (and the
+  ///   maximum at least that), so that a persistent failure does not spin.
   public init(backoff: Backoff) {
-    precondition(backoff.initialDelay > .zero)
     self.backoff = backoff
+    adjustments = backoff.adjustments
+    if backoff.initialDelay <= .zero {
+      let delay = Duration.milliseconds(500)
+      adjustments.append(
+        "RetryPolicy: initialDelay \(backoff.initialDelay) would retry without waiting; using \(delay)"
+      )
+      self.backoff.initialDelay = delay
+      self.backoff.maximumDelay = max(backoff.maximumDelay, delay)
+    }
   }
 
   /// The default policy.

@@ -1,4 +1,5 @@
 import EntityTracking
+import Logging
 import Persistence
 import ReduxCoreTesting
 import Testing
@@ -18,6 +19,24 @@ import Testing
     #expect(harness.recorder.calls == [.init(writer: "items", writes: ["1=b"], deletions: [])])
     #expect(harness.persistence.status.lastFlush?.committedAt == .milliseconds(450))
     #expect(harness.persistence.status.pendingCount == 0)
+  }
+
+  /// Out-of-range timings do not trap the app: they are clamped, and each change is logged.
+  @Test func outOfRangeTimingsAreClampedAndLogged() {
+    let logs = LogRecorder()
+    let persistence = PersistenceMiddleware<AppState>(
+      writers: [], debounce: .milliseconds(-1), maxWait: .milliseconds(-5),
+      retry: RetryPolicy(initialDelay: .zero), clock: ManualClock(), logger: logs.logger)
+    #expect(persistence.debounce == .zero && persistence.maxWait == .zero)
+    #expect(
+      logs.messages(at: .warning) == [
+        "RetryPolicy: initialDelay 0.0 seconds would retry without waiting; using 0.5 seconds",
+        "PersistenceMiddleware: debounce -0.001 seconds is negative; using 0 seconds",
+        "PersistenceMiddleware: maxWait -0.005 seconds is shorter than debounce; using 0.0 seconds",
+      ])
+    let valid = LogRecorder()
+    _ = PersistenceMiddleware<AppState>(writers: [], clock: ManualClock(), logger: valid.logger)
+    #expect(valid.messages(at: .warning).isEmpty)
   }
 
   @Test func tenUpdatesToOneIdInAWindowAreOneRowWrite() async {

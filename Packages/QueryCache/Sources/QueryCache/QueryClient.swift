@@ -1,5 +1,6 @@
 public import Logging
 import ReduxCore
+import Synchronization
 
 /// Fetches, caches and shares query results: stale-while-revalidate, one fetch in flight per
 /// key, invalidation by key prefix, garbage collection of unobserved entries.
@@ -17,6 +18,9 @@ public final class QueryClient: Sendable {
   public let cache: QueryClientCache
   let clock: ClockReader
   let logger: Logger
+  /// The option adjustments already logged, so that a query fetched every second with
+  /// out-of-range options warns once, not every second.
+  private let loggedAdjustments = Mutex<Set<String>>([])
 
   /// Creates a client whose stale times and gc times read `clock`.
   public init(
@@ -50,6 +54,7 @@ public final class QueryClient: Sendable {
     forceRefresh: Bool = false,
     queryFn: @escaping @Sendable () async throws -> Value
   ) async -> (isFresh: Bool, result: Result<Value, any Error>) {
+    if !options.adjustments.isEmpty { logAdjustments(of: options) }
     let step: QueryClientCache.FetchStep
     do {
       step = try await cache.prepareFetch(
@@ -142,6 +147,7 @@ public final class QueryClient: Sendable {
     _ key: QueryKey, _ value: Value, options: QueryOptions = QueryOptions()
   ) async throws(QueryError) -> Value? {
     let previous = await cache.entry(queryKey: key, as: Value.self)?.data
+    if !options.adjustments.isEmpty { logAdjustments(of: options) }
     try await cache.setData(key, value, gcTime: options.gcTime)
     return previous
   }
@@ -220,5 +226,13 @@ public final class QueryClient: Sendable {
         QueryError.typeMismatch(key: key, expected: "\(Value.self)", stored: "\(type(of: value))"))
     }
     return .success(value)
+  }
+
+  /// Logs, once per client, each adjustment `options` made to out-of-range arguments.
+  private func logAdjustments(of options: QueryOptions) {
+    let unlogged = loggedAdjustments.withLock { logged in
+      options.adjustments.filter { logged.insert($0).inserted }
+    }
+    for adjustment in unlogged { logger.warning("\(adjustment)") }
   }
 }

@@ -94,7 +94,7 @@ public final class QueryObserver<Value: Sendable> {
     guard let key = queryKey else { return }
     let invalidations = await client.createInvalidationStream(queryKey: key)
     await withDiscardingTaskGroup { group in
-      if let interval = options.refetchInterval {
+      if let interval = options.refetchInterval, interval > .zero {
         group.addTask { [weak self] in await self?.poll(key, every: interval) }
       }
       for await _ in invalidations {

@@ -28,16 +28,22 @@ public struct QueryRetry: Hashable, Sendable {
     set { backoff.maximumDelay = newValue }
   }
 
+  /// What the initializers changed to bring their arguments into range, one sentence each
+  /// (the backoff's included); empty when they all were. ``QueryClient`` logs them as warnings.
+  /// Part of equality.
+  public private(set) var adjustments: [String] = []
+
   /// Creates a retry rule whose wait doubles after each retry.
   ///
+  /// An argument out of range does not trap: it is clamped, and ``adjustments`` says how.
+  ///
   /// - Parameters:
-  ///   - count: Retries after the first failure; 0 or more (0: no retry).
+  ///   - count: Retries after the first failure; 0 or more (0: no retry; a negative count is 0).
   ///   - initialDelay: The wait before the first retry; zero or more.
-  ///   - maximumDelay: The longest wait; no shorter than `initialDelay`.
+  ///   - maximumDelay: The longest wait; a shorter one than `initialDelay` is `initialDelay`.
   public init(
     count: Int, initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30)
   ) {
-    precondition(count >= 0 && initialDelay >= .zero && maximumDelay >= initialDelay)
     self.init(
       count: count,
       backoff: Backoff(initialDelay: initialDelay, multiplier: 2, maximumDelay: maximumDelay))
@@ -46,12 +52,15 @@ public struct QueryRetry: Hashable, Sendable {
   /// Creates a retry rule waiting as `backoff` says.
   ///
   /// - Parameters:
-  ///   - count: Retries after the first failure; 0 or more (0: no retry).
+  ///   - count: Retries after the first failure; 0 or more (0: no retry; a negative count is 0).
   ///   - backoff: The waits between retries.
   public init(count: Int, backoff: Backoff) {
-    precondition(count >= 0)
-    self.count = count
+    self.count = max(count, 0)
     self.backoff = backoff
+    adjustments = backoff.adjustments
+    if count < 0 {
+      adjustments.append("QueryRetry: count \(count) is negative; using 0 (no retry)")
+    }
   }
 
   /// No retry.

@@ -67,11 +67,15 @@ public struct Procedure<Action: Sendable, State>: Sendable {
   /// ticks do not drift, until cancelled.
   ///
   /// - Parameters:
-  ///   - interval: The time between ticks; it must be positive.
+  ///   - interval: The time between ticks; positive. Zero or less would tick without pause:
+  ///     the timer then does not run, and ``ProcedureError/timerIntervalNotPositive(_:)`` is
+  ///     logged as the procedure's failure.
   ///   - action: Makes the action each tick sends.
   /// - Returns: The procedure.
   public static func timer(interval: Duration, action: @escaping @Sendable () -> Action) -> Self {
-    precondition(interval > .zero, "A timer's interval must be positive, not \(interval)")
+    guard interval > .zero else {
+      return run { _ in throw ProcedureError.timerIntervalNotPositive(interval) }
+    }
     return Self(storage: .timer(interval: interval, action: action))
   }
 

@@ -24,6 +24,7 @@ final class Ticker: FeatureReducer {
     case fetchFailingUncaught
     case waitThenSend
     case startTimer
+    case startTimerEvery(Duration)
     case stream([Int])
     case merged
     case sequenced
@@ -72,6 +73,8 @@ final class Ticker: FeatureReducer {
         catch: { error, _ in reports.append("caught \(error)") })
     case .startTimer:
       return .timer(interval: .seconds(1)) { .tick }
+    case .startTimerEvery(let interval):
+      return .timer(interval: interval) { .tick }
     case .stream(let values):
       return .stream {
         AsyncStream { continuation in

@@ -79,9 +79,17 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     self.reducerIDs = reducers.map(\.id)
     self.resolverIDs = resolvers.map(\.id)
     self.onLog = onLog
-    self.dispatcher = Dispatcher(capacity: queueCapacity)
+    self.dispatcher = Dispatcher(capacity: max(queueCapacity, 1))
     self.reducerFlagOffset = 2 * middlewares.count
     self.spareFrame = DispatchFrame(flagCount: 2 * middlewares.count + reducers.count)
+    if queueCapacity < 1 {
+      let adjustment = "Store: queueCapacity \(queueCapacity) admits nothing; using 1"
+      if let onLog {
+        onLog(.store(.adjusted(adjustment)))
+      } else {
+        writeToStandardError("ReduxKit warning: \(adjustment)\n")
+      }
+    }
   }
 
   // MARK: - Admission (any thread)

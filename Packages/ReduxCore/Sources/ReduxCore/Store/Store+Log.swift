@@ -26,6 +26,8 @@ extension Store {
     case taskRefused(Action, origin: Origin)
     /// The store shut down, discarding this many queued actions.
     case shutdown(discarded: Int)
+    /// An initializer argument was out of range and was clamped; the sentence says how.
+    case adjusted(String)
 
     public var description: String {
       switch self {
@@ -39,6 +41,8 @@ extension Store {
         "task of \(origin) during '\(action.id)' refused: store shut down"
       case .shutdown(let discarded):
         "shut down, \(discarded) queued action(s) discarded"
+      case .adjusted(let adjustment):
+        adjustment
       }
     }
   }

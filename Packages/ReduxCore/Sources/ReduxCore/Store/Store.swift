@@ -52,7 +52,8 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   ///   - reducers: Run in array order for every action the middlewares forward.
   ///   - queueCapacity: How many admitted actions may wait for the main actor at once; a
   ///     dispatch beyond it is refused with ``DispatchError/queueFull(capacity:)``. The batch
-  ///     being processed is not counted, so up to twice as many actions may be in memory.
+  ///     being processed is not counted, so up to twice as many actions may be in memory. Less
+  ///     than 1 is 1, reported as ``Event/adjusted(_:)``.
   ///   - onLog: Receives timing logs and store events, on the thread where they happen. When
   ///     `nil`, the pipeline reads no clock.
   /// - Complexity: O(*m* + *r*), where *m* is the number of middlewares and *r* the number of

@@ -20,22 +20,36 @@ public struct Backoff: Hashable, Sendable {
   public var multiplier: Int
   /// The longest wait.
   public var maximumDelay: Duration
+  /// What the initializer changed to bring its arguments into range, one sentence each; empty
+  /// when they all were. The component given the backoff logs them as warnings. Part of
+  /// equality: a backoff made from out-of-range arguments remembers it.
+  public private(set) var adjustments: [String] = []
 
   /// Creates a backoff.
   ///
+  /// An argument out of range does not trap: it is clamped, and ``adjustments`` says how.
+  ///
   /// - Parameters:
-  ///   - initialDelay: The wait before the first retry; zero or more.
-  ///   - multiplier: The factor applied to the wait before each further retry; 1 or more.
-  ///   - maximumDelay: The longest wait; no shorter than `initialDelay`.
+  ///   - initialDelay: The wait before the first retry; zero or more (a negative one is zero).
+  ///   - multiplier: The factor applied to the wait before each further retry; 1 or more (a
+  ///     smaller one is 1).
+  ///   - maximumDelay: The longest wait; a shorter one than `initialDelay` is `initialDelay`
+  ///     (the delay the caller chose wins over a default maximum).
   public init(initialDelay: Duration, multiplier: Int = 2, maximumDelay: Duration) {
-    precondition(
-      initialDelay >= .zero && multiplier >= 1 && maximumDelay >= initialDelay,
-      "Backoff(initialDelay: \(initialDelay), multiplier: \(multiplier), maximumDelay: "
-        + "\(maximumDelay)): needs initialDelay >= 0, multiplier >= 1, maximumDelay >= initialDelay"
-    )
-    self.initialDelay = initialDelay
-    self.multiplier = multiplier
-    self.maximumDelay = maximumDelay
+    self.initialDelay = max(initialDelay, .zero)
+    self.multiplier = max(multiplier, 1)
+    self.maximumDelay = max(maximumDelay, self.initialDelay)
+    if initialDelay < .zero {
+      adjustments.append("Backoff: initialDelay \(initialDelay) is negative; using 0 seconds")
+    }
+    if multiplier < 1 {
+      adjustments.append("Backoff: multiplier \(multiplier) is below 1; using 1")
+    }
+    if maximumDelay < self.initialDelay {
+      adjustments.append(
+        "Backoff: maximumDelay \(maximumDelay) is shorter than initialDelay; using \(self.initialDelay)"
+      )
+    }
   }
 
   /// The wait before retry number `attempt`: `initialDelay × multiplier^(attempt − 1)`, at most

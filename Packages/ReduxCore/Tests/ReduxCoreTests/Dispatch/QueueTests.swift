@@ -26,6 +26,21 @@ struct QueueTests {
     #expect(store.value == 2)
   }
 
+  /// A capacity that would admit nothing does not trap the app: it is 1, and the store says so.
+  @Test(arguments: [0, -3])
+  func aCapacityBelowOneIsOneAndIsReported(capacity: Int) async {
+    let logs = Logs()
+    let store = TestStore(
+      initialState: TestState(), reducers: [counter], queueCapacity: capacity, onLog: logs.onLog)
+    #expect(
+      logs.events.map(\.description) == [
+        "Store: queueCapacity \(capacity) admits nothing; using 1"
+      ])
+    #expect(store.dispatch(.inc) && !store.dispatch(.inc))
+    await store.waitUntilActionsProcessed()
+    #expect(store.value == 1)
+  }
+
   @Test func fullQueueRefusesWithATypedReason() async {
     let store = TestStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
     store.dispatch(.inc)

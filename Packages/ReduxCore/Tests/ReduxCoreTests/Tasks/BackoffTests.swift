@@ -76,4 +76,25 @@ import Testing
     #expect(Set([copy, Self.doubling]).count == 1)
     #expect(copy != Backoff(initialDelay: .milliseconds(500), maximumDelay: .seconds(31)))
   }
+
+  /// Arguments out of range do not trap the app: they are clamped, and the backoff says how.
+  @Test func outOfRangeArgumentsAreClampedAndListed() {
+    let backoff = Backoff(initialDelay: .seconds(-1), multiplier: 0, maximumDelay: .seconds(-2))
+    #expect(backoff.initialDelay == .zero && backoff.multiplier == 1)
+    #expect(backoff.maximumDelay == .zero)
+    #expect(
+      backoff.adjustments == [
+        "Backoff: initialDelay -1.0 seconds is negative; using 0 seconds",
+        "Backoff: multiplier 0 is below 1; using 1",
+        "Backoff: maximumDelay -2.0 seconds is shorter than initialDelay; using 0.0 seconds",
+      ])
+    #expect(backoff.delay(beforeRetry: 3) == .zero)
+  }
+
+  @Test func aMaximumShorterThanTheInitialDelayIsTheInitialDelay() {
+    let backoff = Backoff(initialDelay: .seconds(3600), maximumDelay: .seconds(30))
+    #expect(backoff.maximumDelay == .seconds(3600))
+    #expect(backoff.delay(beforeRetry: 4) == .seconds(3600))
+    #expect(Self.doubling.adjustments.isEmpty)
+  }
 }
