@@ -131,6 +131,28 @@ import Testing
     #expect(tasks.runningTaskCount == 0)
   }
 
+  /// A manager shared by two stores: each store cancels only what it started.
+  @Test func aStoreOnASharedManagerCancelsOnlyItsOwnTasks() async {
+    let tasks = TaskManager()
+    var first: FeatureStore<Loader>? = makeLoader(taskManager: tasks)
+    let second = makeLoader(taskManager: tasks)
+    let cancelled = first?.send(.sleep(id: "first"))
+    second.send(.sleep(id: "second"))
+    #expect(tasks.runningTaskCount == 2)
+    first?.cancelAllTasks()
+    await cancelled?.value  // ends only because it was cancelled: the clock never moves
+    #expect(first?.state.error == nil)  // a cancelled task's CancellationError is not a failure
+    #expect(second.isTaskRunning(id: "second") && tasks.runningTaskCount == 1)
+
+    let released = first?.send(.sleep(id: "first again"))
+    first = nil
+    await released?.value
+    #expect(second.isTaskRunning(id: "second") && tasks.runningTaskCount == 1)
+    second.cancelAllTasks()
+    await tasks.waitUntilIdle()
+    #expect(tasks.runningTaskCount == 0)
+  }
+
   @Test func generated_ids_are_unique() {
     let first = ActionTask<Int, Int>.run { _ in }
     let second = ActionTask<Int, Int>.run { _ in }

@@ -12,7 +12,8 @@ public import ReduxCore
 ///
 /// `send` handles the action at once, on the MainActor, then starts its task on the store's
 /// ``/ReduxCore/TaskManager`` (ReduxCore's task runtime). Actions are handled in the order
-/// they are sent; their tasks run concurrently. Releasing the store cancels its tasks.
+/// they are sent; their tasks run concurrently. Releasing the store cancels the tasks it
+/// started, and only those: a ``/ReduxCore/TaskManager`` shared with other stores keeps theirs.
 @MainActor
 @Observable
 public final class FeatureStore<Feature: StoreFeature> {
@@ -28,6 +29,10 @@ public final class FeatureStore<Feature: StoreFeature> {
   @ObservationIgnored private let stateKeyPath = \FeatureStore.state
   @ObservationIgnored private let taskManager: TaskManager
   @ObservationIgnored private let logger: Logger
+  /// The tasks this store started that have not ended, by start order: what it cancels, so
+  /// that a manager shared with other stores keeps their tasks.
+  @ObservationIgnored private var ownTasks: [UInt64: Task<Void, Never>] = [:]
+  @ObservationIgnored private var nextTaskNumber: UInt64 = 0
   /// Sees every action before it is handled, effects' included (FeatureTestStore's history).
   @ObservationIgnored package var willHandle: (@MainActor (Action) -> Void)?
 
@@ -36,7 +41,9 @@ public final class FeatureStore<Feature: StoreFeature> {
   /// - Parameters:
   ///   - initialState: The state the store starts with.
   ///   - feature: The feature; its `handle()` is called once, here.
-  ///   - taskManager: Where the feature's tasks run. The store cancels them when it goes away.
+  ///   - taskManager: Where the feature's tasks run; a manager may be shared by several stores
+  ///     (a task id then replaces across them). Each store cancels only the tasks it started,
+  ///     when it goes away and in ``cancelAllTasks()``.
   ///   - logger: Where failed tasks with no `catch`, and middleware failures no `onError`
   ///     handler takes, are reported.
   public init(
@@ -52,7 +59,7 @@ public final class FeatureStore<Feature: StoreFeature> {
   }
 
   isolated deinit {
-    taskManager.cancelAllTasks()
+    for task in ownTasks.values { task.cancel() }
   }
 
   /// Handles `action`, then starts the task it returned.
@@ -78,14 +85,15 @@ public final class FeatureStore<Feature: StoreFeature> {
     taskManager.cancelTask(id: id)
   }
 
-  /// Cancels every running task.
+  /// Cancels every running task this store started (a shared manager's other tasks go on).
   ///
-  /// - Complexity: O(*n*), where *n* is the number of running tasks.
+  /// - Complexity: O(*n*), where *n* is the number of running tasks the store started.
   public func cancelAllTasks() {
-    taskManager.cancelAllTasks()
+    for task in ownTasks.values { task.cancel() }
   }
 
-  /// The number of tasks still running, cancelled ones that are unwinding included.
+  /// The number of tasks still running on the store's manager, cancelled ones that are
+  /// unwinding included.
   public var runningTaskCount: Int { taskManager.runningTaskCount }
 
   /// Whether a task with this id runs and has not been cancelled.
@@ -96,7 +104,8 @@ public final class FeatureStore<Feature: StoreFeature> {
     taskManager.isTaskRunning(id: id)
   }
 
-  /// Suspends until no task runs, including tasks started by actions those tasks sent.
+  /// Suspends until no task runs on the store's manager, including tasks started by actions
+  /// those tasks sent.
   ///
   /// - Complexity: O(1) to register; it resumes when the last task ends.
   public func waitUntilIdle() async {
@@ -112,7 +121,12 @@ public final class FeatureStore<Feature: StoreFeature> {
       return .finished
     case .run(let id, let operation, let onError):
       let send = Send<Action> { [weak self] action in self?.send(action) }
-      let started = taskManager.run(id: id) {
+      let number = nextTaskNumber
+      nextTaskNumber += 1
+      // NB: the task cannot run before `start` returns (both are on the main actor), so it is
+      // registered in `ownTasks` before its body can remove it.
+      let started = taskManager.run(id: id) { @MainActor [weak self] in
+        defer { self?.ownTasks[number] = nil }
         try await operation(send)
       } onFailure: { @MainActor [weak self] error in
         self?.taskFailed(id: id, error, onError)
@@ -121,6 +135,7 @@ public final class FeatureStore<Feature: StoreFeature> {
         logger.error("task \(id) not started: the task manager is shut down")
         return .finished
       }
+      ownTasks[number] = started
       return started
     }
   }
