@@ -24,12 +24,11 @@ final class Inbox: FeatureReducer {
         return .none
       }
       state.message = Message.State(id: id, subject: subject)
-      do {
-        try route(
-          childState: \.message, to: Action.message, reducer: Message(), routeStyle: .push,
-          with: state)
-      } catch {
-        state.notices.append("\(error)")
+      if let refusal = route(
+        childState: \.message, to: Action.message, reducer: Message(), routeStyle: .push,
+        with: state)
+      {
+        state.notices.append("\(refusal)")
       }
     case .message(.replied(let id)):
       state.replied.insert(id)
@@ -67,7 +66,7 @@ final class Message: FeatureReducer {
     case .compose:
       state.reply = Reply.State()
       // A refused route is logged by FeatureKit; the message screen simply stays.
-      try? route(
+      route(
         childState: \.reply, to: Action.composer, reducer: Reply(), routeStyle: .present,
         with: state)
     case .composer(.sent(let text)):

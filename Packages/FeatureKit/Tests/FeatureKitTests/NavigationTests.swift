@@ -118,6 +118,21 @@ import Testing
     #expect(home.state.log == ["FeatureKitTests.Home.State is not shown by a navigator"])
   }
 
+  /// With no navigator to log it, the view model running the reducer does: a reducer that
+  /// ignores what `route` returns still leaves a trace.
+  @Test func aRefusalNoNavigatorSeesIsLoggedByTheViewModelRunningTheReducer() {
+    let logs = LogRecorder()
+    let home = ViewModelOf<Home>(
+      initialState: Home.State(), reducer: Home(), logger: logs.logger)
+    home.send(.open(1))  // ignores the refusal `route` returns
+    home.send(.openWithoutState)  // tryRoute
+    #expect(
+      logs.messages(at: .error) == [
+        "route refused: FeatureKitTests.Home.State is not shown by a navigator",
+        "route refused: FeatureKitTests.Home.State routed to FeatureKitTests.Detail.State before setting it",
+      ])
+  }
+
   @Test func a_deep_link_is_checked_whole_before_anything_is_applied() throws {
     let navigator = navigator()
     home.send(.open(2))

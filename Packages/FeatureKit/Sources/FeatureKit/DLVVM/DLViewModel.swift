@@ -97,10 +97,12 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
   public func send(_ action: Action) -> Task<Void, Never> {
     // NB: `_state`, not `state`: sending is not a read to observe, and the macro's accessor
     // builds a new key path for every access in a generic class.
-    let procedure = reducer.reduce(into: _state, action: action)
+    let logger = logger
+    let procedure = StateChannels.reducing(with: logger) {
+      reducer.reduce(into: _state, action: action)
+    }
     guard !procedure.isNone else { return .finished }
     let send = Send<Action> { [weak self] action in self?.send(action) }
-    let logger = logger
     let name = "\(action)"
     let work = procedure.work(send: send, clock: clock) { error in
       logger.error("procedure for \(name) failed: \(error)")

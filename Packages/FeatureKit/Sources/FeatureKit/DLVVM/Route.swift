@@ -1,3 +1,5 @@
+import Logging
+
 /// How a routed screen is shown (the styles DLVVM's docs name).
 public enum RouteStyle: String, Codable, Sendable {
   /// On top of the stack; popping returns to the screen that routed.
@@ -110,11 +112,46 @@ extension FeatureReducer where State: NavigatableState, State.R == Self {
   /// Shows the child state at `childState` (set it first) through the navigator showing
   /// `state`; the child's events reach this reducer as the actions `event` maps them to.
   ///
-  /// - Throws: ``RouteError`` if the child state is `nil`, its type is not registered in the
-  ///   navigation flow, or `state` is not on screen. The navigator showing `state`, if any,
-  ///   logs the refusal too.
-  @MainActor
+  /// A reducer cannot throw, so a refused route is reported rather than thrown: the navigator
+  /// showing `state` logs it (with no navigator, the logger of the view model running the
+  /// reducer does), and it is returned. ``tryRoute(childState:to:reducer:routeStyle:with:)``
+  /// throws it instead.
+  ///
+  /// ```swift
+  /// case .openDetail(let id):
+  ///   state.detail = Detail.State(id: id)
+  ///   route(childState: \.detail, to: Action.detail, reducer: Detail(), with: state)
+  ///   return .none
+  /// ```
+  ///
+  /// - Returns: `nil` once the child is shown; otherwise why it is not (a ``RouteError``: the
+  ///   child state is `nil`, its type is not registered in the navigation flow, or `state` is
+  ///   not on screen).
+  @MainActor @discardableResult
   public func route<Child: NavigatableState>(
+    childState: ReferenceWritableKeyPath<State, Child?>,
+    to event: @escaping (Child.R.Event) -> Action?,
+    reducer: Child.R,
+    routeStyle: RouteStyle = .push,
+    with state: State
+  ) -> RouteError? {
+    do {
+      try tryRoute(
+        childState: childState, to: event, reducer: reducer, routeStyle: routeStyle, with: state)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// Shows the child state at `childState` as ``route(childState:to:reducer:routeStyle:with:)``
+  /// does, and throws the refusal.
+  ///
+  /// - Throws: ``RouteError`` if the child state is `nil`, its type is not registered in the
+  ///   navigation flow, or `state` is not on screen. The refusal is logged too: by the navigator
+  ///   showing `state`, or, with none, by the view model running the reducer.
+  @MainActor
+  public func tryRoute<Child: NavigatableState>(
     childState: ReferenceWritableKeyPath<State, Child?>,
     to event: @escaping (Child.R.Event) -> Action?,
     reducer: Child.R,
@@ -125,16 +162,23 @@ extension FeatureReducer where State: NavigatableState, State.R == Self {
     guard let child = state[keyPath: childState] else {
       let error = RouteError.childStateNotSet(
         parent: String(reflecting: State.self), child: String(reflecting: Child.self))
-      throw navigator?.refuse(error) ?? error
+      throw navigator?.refuse(error) ?? Self.refuseWithoutNavigator(error)
     }
     guard let navigator else {
-      // NB: no navigator shows `state`, so none has a logger; the caller gets the error.
-      throw RouteError.notInNavigation(String(reflecting: State.self))
+      throw Self.refuseWithoutNavigator(.notInNavigation(String(reflecting: State.self)))
     }
     try navigator.route(
       .make(
         parent: state, child: child, childState: childState, event: event, reducer: reducer,
         style: routeStyle))
+  }
+
+  /// Logs `error` with the logger of the view model running the reducer (no navigator shows
+  /// the state, so none can), and returns it, to throw.
+  @MainActor
+  private static func refuseWithoutNavigator(_ error: RouteError) -> RouteError {
+    StateChannels.reducingLogger?.error("route refused: \(error)")
+    return error
   }
 
   /// Removes the screen of `state`, and any above it, from its navigator.

@@ -1,3 +1,5 @@
+import Logging
+
 /// What listens to a state object: the parent that scoped it (events) and the navigator showing
 /// it (routes). DLVVM hung Combine subjects on states with Objective-C associated objects; here
 /// a MainActor table keyed by object identity does it, with no runtime tricks and synchronous
@@ -14,6 +16,19 @@ enum StateChannels {
 
   private static var channels: [ObjectIdentifier: Channel] = [:]
   private static var nextToken = 0
+
+  /// The logger of the view model whose reducer runs now: where a route refused with no
+  /// navigator to log it is reported.
+  private(set) static var reducingLogger: Logger?
+
+  /// Runs `reduce` with `logger` as ``reducingLogger`` (a reducer may send to another view
+  /// model, whose logger then applies until it returns).
+  static func reducing<Result>(with logger: Logger, _ reduce: () -> Result) -> Result {
+    let outer = reducingLogger
+    reducingLogger = logger
+    defer { reducingLogger = outer }
+    return reduce()
+  }
 
   /// Calls `listener` with every event fired with `state` until the token is removed.
   static func listen(to state: AnyObject, _ listener: @escaping (Any) -> Void) -> Int {

@@ -22,19 +22,19 @@ final class Home: FeatureReducer {
     switch action {
     case .open(let id):
       state.detail = Detail.State(id: id, title: state.titles[id] ?? "?")
-      try? route(
+      route(
         childState: \.detail, to: Action.detail, reducer: Detail(), routeStyle: .push, with: state)
     case .openUnregistered:
       state.detail = Detail.State(id: 0, title: "unregistered")
-      do {
-        try route(childState: \.detail, to: Action.detail, reducer: Detail(), with: state)
-      } catch {
-        state.log.append("\(error)")
+      if let refusal = route(
+        childState: \.detail, to: Action.detail, reducer: Detail(), with: state)
+      {
+        state.log.append("\(refusal)")
       }
     case .openWithoutState:
       state.detail = nil
       do {
-        try route(childState: \.detail, to: Action.detail, reducer: Detail(), with: state)
+        try tryRoute(childState: \.detail, to: Action.detail, reducer: Detail(), with: state)
       } catch {
         state.log.append("\(error)")
       }
@@ -78,7 +78,7 @@ final class Detail: FeatureReducer {
     case .edit, .replaceWithEditor:
       state.editor = Editor.State(text: state.title)
       let style: RouteStyle = if case .edit = action { .present } else { .replace }
-      try? route(
+      route(
         childState: \.editor, to: Action.editor, reducer: Editor(), routeStyle: style, with: state)
     case .editor(.saved(let text)):
       state.title = text
