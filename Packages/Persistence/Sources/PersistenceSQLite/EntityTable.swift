@@ -10,8 +10,7 @@ import class Foundation.JSONDecoder
 ///
 /// ```swift
 /// let notes = EntityTable<Note>("notes")
-/// var migrator = DatabaseMigrator()
-/// migrator.registerMigration("v1") { db in try notes.create(in: db) }
+/// let migrations = [SQLiteMigration("v1") { db in try notes.create(in: db) }]
 /// ```
 ///
 /// Rows keep the order of the store: ``SQLiteDatabase/load(_:)`` returns a store equal to the

@@ -8,9 +8,9 @@ import Synchronization
 ///
 /// ```swift
 /// let notes = EntityTable<Note>("notes")
-/// var migrator = DatabaseMigrator()
-/// migrator.registerMigration("v1") { db in try notes.create(in: db) }
-/// let database = try SQLiteDatabase(path: url.path, migrator: migrator)
+/// let database = try SQLiteDatabase(path: url.path, migrations: [
+///   SQLiteMigration("v1") { db in try notes.create(in: db) },
+/// ])
 ///
 /// state.notes = try await database.load(notes)
 /// let persistence = PersistenceMiddleware(database: database, writers: [
@@ -109,6 +109,45 @@ public final class SQLiteDatabase: Sendable {
     try self.init(
       path: path, writer: writer, migrator: migrator,
       checksAfterOpening: file.hasHotJournal ? (integrity: verifiesIntegrity, schema: true) : nil)
+  }
+
+  /// Opens the database at `path` as ``init(path:migrator:configuration:verifiesIntegrity:busyTimeout:creation:)``
+  /// does, with the app's schema as a list of steps (no GRDB import needed).
+  ///
+  /// - Parameters:
+  ///   - path: The database file; created when missing.
+  ///   - migrations: The app's schema steps, in order; each identifier once.
+  ///   - configuration: GRDB options (read-only, `prepareDatabase`).
+  ///   - verifiesIntegrity: Runs `PRAGMA quick_check` before using the file.
+  ///   - busyTimeout: How long an access waits for another connection's lock.
+  ///   - creation: Whether an existing empty file may become a new database.
+  /// - Throws: ``SQLiteDatabaseError/duplicateMigration(_:)`` before anything is opened, or
+  ///   what the `migrator:` initializer throws.
+  /// - Complexity: As the `migrator:` initializer, plus O(*m*) for *m* migrations.
+  public convenience init(
+    path: String,
+    migrations: [SQLiteMigration],
+    configuration: Configuration = Configuration(),
+    verifiesIntegrity: Bool = true,
+    busyTimeout: Duration = .seconds(5),
+    creation: Creation = .ifMissing
+  ) throws(SQLiteDatabaseError) {
+    try self.init(
+      path: path, migrator: SQLiteMigration.migrator(migrations), configuration: configuration,
+      verifiesIntegrity: verifiesIntegrity, busyTimeout: busyTimeout, creation: creation)
+  }
+
+  /// Creates a private in-memory database with the app's schema steps: for tests and previews.
+  ///
+  /// - Parameters:
+  ///   - migrations: The app's schema steps, in order; each identifier once.
+  ///   - configuration: GRDB options.
+  /// - Returns: The migrated database.
+  /// - Throws: ``SQLiteDatabaseError/duplicateMigration(_:)``, or the migration's failure.
+  public static func inMemory(
+    migrations: [SQLiteMigration], configuration: Configuration = Configuration()
+  ) throws(SQLiteDatabaseError) -> SQLiteDatabase {
+    try inMemory(migrator: SQLiteMigration.migrator(migrations), configuration: configuration)
   }
 
   /// Creates a private in-memory database and migrates it: for tests and previews.

@@ -38,6 +38,8 @@ public enum SQLiteDatabaseError: Error, Sendable {
   case unencodable(table: String, id: String, underlying: any Error)
   /// The task was cancelled before the database answered.
   case cancelled
+  /// Two ``SQLiteMigration``s share this identifier; nothing was opened.
+  case duplicateMigration(String)
   /// Any other SQLite failure.
   case sqlite(DatabaseError)
 }
@@ -101,6 +103,8 @@ extension SQLiteDatabaseError: CustomStringConvertible {
     case .unencodable(let table, let id, let underlying):
       "\(table) entity \(id) does not encode: \(underlying)"
     case .cancelled: "cancelled"
+    case .duplicateMigration(let identifier):
+      "two migrations are named '\(identifier)': each needs its own identifier"
     case .sqlite(let error): "\(error)"
     }
   }
