@@ -54,7 +54,7 @@ public final class PersistenceMiddleware<State> {
   @ObservationIgnored private let writers: [StateWriter<State>]
   @ObservationIgnored private let clock: ClockReader
   @ObservationIgnored private let transaction: FlushTransaction?
-  @ObservationIgnored private let logger: Logger
+  @ObservationIgnored let logger: Logger
   @ObservationIgnored private let tasks = TaskManager()
 
   @ObservationIgnored private var drainsInWindow = 0
