@@ -38,6 +38,9 @@ public final class QueryClient: Sendable {
   /// Returns the cached value when there is one (fresh or not: `isFresh` says which), otherwise
   /// runs `queryFn` — once for all concurrent callers of the key — and caches its result.
   ///
+  /// ``fetchResult(queryKey:options:forceRefresh:queryFn:)`` also says where the value came
+  /// from and when it was cached.
+  ///
   /// - Parameters:
   ///   - queryKey: The key the value is cached under.
   ///   - options: How the value is cached and refreshed.
@@ -54,6 +57,28 @@ public final class QueryClient: Sendable {
     forceRefresh: Bool = false,
     queryFn: @escaping @Sendable () async throws -> Value
   ) async -> (isFresh: Bool, result: Result<Value, any Error>) {
+    let fetched = await fetchResult(
+      queryKey: queryKey, options: options, forceRefresh: forceRefresh, queryFn: queryFn)
+    return (fetched.isFresh, fetched.result)
+  }
+
+  /// Fetches as ``fetch(queryKey:options:forceRefresh:queryFn:)`` does, and says where the
+  /// value came from (the cache or the query function) and when it was cached.
+  ///
+  /// - Parameters:
+  ///   - queryKey: The key the value is cached under.
+  ///   - options: How the value is cached and refreshed.
+  ///   - forceRefresh: Runs `queryFn` even over a cached value (joining a fetch already in
+  ///     flight).
+  ///   - queryFn: Fetches the value; it runs off every actor.
+  /// - Returns: The value or the error, its freshness, source and cache time.
+  /// - Complexity: O(*k*) to hash the key (*k* parts), plus the query function when it runs.
+  public func fetchResult<Value: Sendable>(
+    queryKey: QueryKey,
+    options: QueryOptions = QueryOptions(),
+    forceRefresh: Bool = false,
+    queryFn: @escaping @Sendable () async throws -> Value
+  ) async -> QueryResult<Value> {
     if !options.adjustments.isEmpty { logAdjustments(of: options) }
     let step: QueryClientCache.FetchStep
     do {
@@ -77,22 +102,25 @@ public final class QueryClient: Sendable {
         })
     } catch {
       logger.error("query \(queryKey): \(error)")
-      return (true, .failure(error))
+      return QueryResult(result: .failure(error), isFresh: true, source: .cache, updatedAt: nil)
     }
     switch step {
-    case .cached(let value, let isFresh):
+    case .cached(let value, let isFresh, let updatedAt):
       logger.debug("query \(queryKey): cache hit (\(isFresh ? "fresh" : "stale"))")
-      return (isFresh, Self.cast(value, key: queryKey))
+      return QueryResult(
+        result: Self.cast(value, key: queryKey), isFresh: isFresh, source: .cache,
+        updatedAt: updatedAt)
     case .join(let outcome, let id):
       let result = await outcome.value()
-      await cache.finishFetch(queryKey, id: id, result: result)
+      let updatedAt = await cache.finishFetch(queryKey, id: id, result: result)
       if case .failure(let error) = result {
         logger.warning("query \(queryKey) failed: \(error)")
       }
-      return (
-        true,
-        result.flatMap { value -> Result<Value, any Error> in Self.cast(value, key: queryKey) }
-      )
+      return QueryResult(
+        result: result.flatMap { value -> Result<Value, any Error> in
+          Self.cast(value, key: queryKey)
+        },
+        isFresh: true, source: .network, updatedAt: updatedAt)
     }
   }
 

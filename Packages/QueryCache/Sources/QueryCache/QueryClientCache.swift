@@ -21,7 +21,7 @@ public actor QueryClientCache {
   typealias Entry = QueryEntryStateMachine<FetchHandle>
 
   enum FetchStep {
-    case cached(any Sendable, isFresh: Bool)
+    case cached(any Sendable, isFresh: Bool, updatedAt: Duration)
     case join(FetchOutcome, id: Int)
   }
 
@@ -96,8 +96,8 @@ public actor QueryClientCache {
     var entry = try adoptedEntry(key, for: Value.self, gcTime: options.gcTime)
     defer { entries[key] = entry }
     switch entry.requestFetch(forced: forced, staleTime: options.staleTime, now: clock.now()) {
-    case .cached(let value, let isFresh):
-      return .cached(value, isFresh: isFresh)
+    case .cached(let value, let isFresh, let updatedAt):
+      return .cached(value, isFresh: isFresh, updatedAt: updatedAt)
     case .join(let running, let id):
       return .join(running.outcome, id: id)
     case .start:
@@ -112,17 +112,29 @@ public actor QueryClientCache {
   /// Records the outcome of fetch `id`; only the first caller to finish it does anything, so the
   /// in-flight slot is released exactly once.
   ///
-  /// - Returns: Whether the outcome was recorded (not already recorded, not invalidated).
+  /// - Returns: When the fetched value was cached, for every caller of the fetch; `nil` when it
+  ///   was not (a failure, an invalidation while it ran, a cancellation).
   @discardableResult
-  func finishFetch(_ key: QueryKey, id: Int, result: Result<any Sendable, any Error>) -> Bool {
-    guard var entry = entries[key] else { return false }
+  func finishFetch(_ key: QueryKey, id: Int, result: Result<any Sendable, any Error>)
+    -> Duration?
+  {
+    guard var entry = entries[key] else { return nil }
     let (completion, collection) = entry.finish(id: id, result: result, now: clock.now())
     entries[key] = entry
-    guard completion != .ignored else { return false }
-    perform(collection, for: key)
-    guard completion == .stored else { return false }
-    yieldSync(key)
-    return true
+    switch completion {
+    case .ignored:
+      // NB: another caller of the same fetch recorded it first; the entry says when.
+      guard case .success = result, entry.phase == .cached else { return nil }
+      return entry.updatedAt
+    case .discarded:
+      perform(collection, for: key)
+      return nil
+    case .stored:
+      perform(collection, for: key)
+      yieldSync(key)
+      guard case .success = result else { return nil }
+      return entry.updatedAt
+    }
   }
 
   /// Stores `value` for `key` as if fetched now.

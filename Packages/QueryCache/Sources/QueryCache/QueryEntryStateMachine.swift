@@ -28,8 +28,8 @@ struct QueryEntryStateMachine<Fetch> {
 
   /// How a fetch request proceeds.
   enum FetchDecision {
-    /// Return the cached value.
-    case cached(any Sendable, isFresh: Bool)
+    /// Return the cached value, stored at `updatedAt`.
+    case cached(any Sendable, isFresh: Bool, updatedAt: Duration)
     /// Wait for the fetch in flight.
     case join(Fetch, id: Int)
     /// Start a fetch, then report it with ``didStart(id:fetch:)``.
@@ -107,7 +107,7 @@ struct QueryEntryStateMachine<Fetch> {
   /// A caller asks for the value.
   mutating func requestFetch(forced: Bool, staleTime: Duration, now: Duration) -> FetchDecision {
     if !forced, let value, let updatedAt {
-      return .cached(value, isFresh: now - updatedAt < staleTime)
+      return .cached(value, isFresh: now - updatedAt < staleTime, updatedAt: updatedAt)
     }
     if let inFlight {
       self.inFlight?.joined += 1

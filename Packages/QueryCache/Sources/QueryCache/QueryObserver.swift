@@ -8,7 +8,7 @@ import ReduxCore
 /// let user = QueryObserver(client: client, queryKey: ["user", id]) { try await api.user(id) }
 /// await user.appear()          // fetch: a stale value shows at once and is refreshed
 /// Task { await user.subscribe() }   // refetch whenever ["user", id] is invalidated
-/// render(user.box)             // data, isLoading, error
+/// render(user.box)             // data, isLoading, isFetching, error, dataUpdatedAt, source
 /// ```
 ///
 /// While it has a key, the observer stays in sync with the cache (another observer's fetch, a
@@ -70,16 +70,24 @@ public final class QueryObserver<Value: Sendable> {
   /// refreshed, and a failed refresh keeps it (recording the error). Returns when done.
   public func fetch() async {
     guard let key = queryKey else { return }
-    if box.data == nil { box.isLoading = true }
-    let (isFresh, result) = await client.fetch(queryKey: key, options: options, queryFn: queryFn)
+    startFetching()
+    let fetched = await client.fetchResult(queryKey: key, options: options, queryFn: queryFn)
     guard key == queryKey else { return }
-    box.isLoading = false
-    apply(result, complete: isFresh)
-    guard !isFresh, case .success = result else { return }
-    let refreshed = await client.fetch(
+    guard !fetched.isFresh, case .success = fetched.result else {
+      return finishFetching(fetched, complete: fetched.isFresh)
+    }
+    apply(fetched, complete: false)  // the stale value shows while it is refreshed
+    let refreshed = await client.fetchResult(
       queryKey: key, options: options, forceRefresh: true, queryFn: queryFn)
     guard key == queryKey else { return }
-    apply(refreshed.result, complete: true)
+    finishFetching(refreshed, complete: true)
+  }
+
+  /// Whether the value shown is as old as the options' `staleTime` or older (or there is
+  /// none), read on the client's clock now.
+  public var isStale: Bool {
+    guard let updatedAt = box.dataUpdatedAt else { return true }
+    return client.clock.now() - updatedAt >= options.staleTime
   }
 
   /// Fetches if the options ask to refetch on appearance (or if nothing is shown yet).
@@ -108,12 +116,11 @@ public final class QueryObserver<Value: Sendable> {
   /// Fetches now, over any cached value, and shows the result.
   public func refresh() async {
     guard let key = queryKey else { return }
-    if box.data == nil { box.isLoading = true }
-    let refreshed = await client.fetch(
+    startFetching()
+    let refreshed = await client.fetchResult(
       queryKey: key, options: options, forceRefresh: true, queryFn: queryFn)
     guard key == queryKey else { return }
-    box.isLoading = false
-    apply(refreshed.result, complete: true)
+    finishFetching(refreshed, complete: true)
   }
 
   private func poll(_ key: QueryKey, every interval: Duration) async {
@@ -127,11 +134,24 @@ public final class QueryObserver<Value: Sendable> {
     }
   }
 
-  private func apply(_ result: Result<Value, any Error>, complete: Bool) {
-    switch result {
+  private func startFetching() {
+    box.isFetching = true
+    if box.data == nil { box.isLoading = true }
+  }
+
+  private func finishFetching(_ fetched: QueryResult<Value>, complete: Bool) {
+    box.isFetching = false
+    box.isLoading = false
+    apply(fetched, complete: complete)
+  }
+
+  private func apply(_ fetched: QueryResult<Value>, complete: Bool) {
+    switch fetched.result {
     case .success(let value):
       box.data = value
       box.error = nil
+      box.dataUpdatedAt = fetched.updatedAt
+      box.source = fetched.source
       if complete { onCompleted?(value) }
     case .failure(let error):
       box.error = error
@@ -164,6 +184,12 @@ public final class QueryObserver<Value: Sendable> {
       box.data = data
       box.error = entry.error
       box.isLoading = false
+      // NB: the observer's own fetch stores what it then shows as from the network; only a
+      // newer value, from another fetch or `setQueryData`, came through the cache.
+      if entry.updatedAt != box.dataUpdatedAt {
+        box.dataUpdatedAt = entry.updatedAt
+        box.source = .cache
+      }
     }
   }
 }

@@ -47,7 +47,7 @@ import Testing
     var machine = entry()
     _ = machine.set(1, now: .seconds(10))
     guard
-      case .cached(_, let isFresh) = machine.requestFetch(
+      case .cached(_, let isFresh, _) = machine.requestFetch(
         forced: false, staleTime: staleTime, now: .seconds(10) + age)
     else {
       Issue.record("expected the cached value")
