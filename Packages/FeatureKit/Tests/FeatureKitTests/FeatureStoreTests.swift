@@ -203,4 +203,18 @@ import Testing
     store.send(.add("observed"))
     #expect(changes.all == ["state"])
   }
+
+  /// A handled task failure mutates the state through `onError`: observed like a send.
+  @Test func aFailedTasksStateChangeIsObservable() async {
+    let store = makeLoader()
+    let changes = Reports()
+    let failing = store.send(.fail)
+    withObservationTracking {
+      _ = store.state.error
+    } onChange: {
+      changes.append("state")
+    }
+    await failing.value
+    #expect(store.state.error == "offline" && changes.all == ["state"])
+  }
 }

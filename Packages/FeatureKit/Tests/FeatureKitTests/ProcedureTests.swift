@@ -1,5 +1,6 @@
 import FeatureKit
 import Logging
+import Observation
 import ReduxCoreTesting
 import Testing
 
@@ -102,5 +103,24 @@ import Testing
     second.open()
     await sequenced.value
     #expect(viewModel.received == [1, 2])
+  }
+
+  /// Replacing the state object is observed on the view model; a send is not a read of it.
+  @Test func replacingTheStateIsObservedAndSendingIsNotARead() async {
+    let viewModel = makeViewModel()
+    let changes = Reports()
+    let fetch = withObservationTracking {
+      viewModel.send(.fetch(1))  // reads no state: registers nothing to observe
+    } onChange: {
+      changes.append("send was observed")
+    }
+    withObservationTracking {
+      _ = viewModel.state
+    } onChange: {
+      changes.append("state replaced")
+    }
+    viewModel.state = Ticker.State()
+    #expect(changes.all == ["state replaced"])
+    await fetch.value
   }
 }

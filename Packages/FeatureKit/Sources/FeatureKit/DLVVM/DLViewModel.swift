@@ -23,31 +23,47 @@ public protocol DLViewModelProtocol: AnyObject, Identifiable {
 ///
 /// Releasing the view model cancels its procedures; a procedure's `send` after that is ignored.
 @MainActor
-@Observable
 @dynamicMemberLookup
-public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
+public final class DLViewModel<State: BusinessState>: DLViewModelProtocol, Observable {
   /// The actions of the state's reducer.
   public typealias Action = State.R.Action
 
-  /// The state object. Replacing it (for example after a restore) moves the view model to it.
+  /// The state object. Replacing it (for example after a restore) moves the view model to it;
+  /// reading it in a view (or `withObservationTracking`) observes the replacement. (The state's
+  /// own properties are observed through the state object, an `@Observable` class.)
   public var state: State {
-    didSet {
-      guard state !== oldValue else { return }
-      children = [:]
+    get {
+      registrar.access(self, keyPath: stateKeyPath)
+      return storedState
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: stateKeyPath) {
+        guard newValue !== storedState else { return }
+        storedState = newValue
+        children = [:]
+      }
     }
   }
+
+  // NB: observation written with the public Observation API rather than the @Observable
+  // macro, whose generated names (`_state`, `_$observationRegistrar`) `send` would have to
+  // reach and a toolchain may rename.
+  private var storedState: State
+  private let registrar = ObservationRegistrar()
+  /// Built once: a generic class's key path is made at run time, on every use otherwise.
+  private let stateKeyPath = \DLViewModel.state
 
   /// The reducer that handles every action sent to this view model.
   public let reducer: State.R
   public nonisolated let id = ViewModelID()
 
-  @ObservationIgnored let clock: ClockReader
-  @ObservationIgnored let logger: Logger
-  @ObservationIgnored private let tasks = TaskManager()
+  let clock: ClockReader
+  let logger: Logger
+  private let tasks = TaskManager()
   /// Child view models made by `scope`, kept so each child state has one.
-  @ObservationIgnored private var children: [ObjectIdentifier: AnyObject] = [:]
+  private var children: [ObjectIdentifier: AnyObject] = [:]
   /// Stops the parent from hearing this view model's events.
-  @ObservationIgnored private var eventSubscription: (state: ObjectIdentifier, token: Int)?
+  private var eventSubscription: (state: ObjectIdentifier, token: Int)?
 
   /// Creates a view model.
   ///
@@ -62,14 +78,14 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
     clock: some Clock<Duration> = ContinuousClock(),
     logger: Logger = Logger(label: "ReduxKit.FeatureKit.DLViewModel")
   ) {
-    self.state = initialState
+    self.storedState = initialState
     self.reducer = reducer
     self.clock = ClockReader(clock)
     self.logger = logger
   }
 
   init(state: State, reducer: State.R, clock: ClockReader, logger: Logger) {
-    self.state = state
+    self.storedState = state
     self.reducer = reducer
     self.clock = clock
     self.logger = logger
@@ -95,11 +111,10 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol {
   /// - Returns: A task that ends when that procedure ends (already ended for `.none`).
   @discardableResult
   public func send(_ action: Action) -> Task<Void, Never> {
-    // NB: `_state`, not `state`: sending is not a read to observe, and the macro's accessor
-    // builds a new key path for every access in a generic class.
+    // NB: `storedState`, not `state`: sending is not a read to observe.
     let logger = logger
     let procedure = StateChannels.reducing(with: logger) {
-      reducer.reduce(into: _state, action: action)
+      reducer.reduce(into: storedState, action: action)
     }
     guard !procedure.isNone else { return .finished }
     let send = Send<Action> { [weak self] action in self?.send(action) }

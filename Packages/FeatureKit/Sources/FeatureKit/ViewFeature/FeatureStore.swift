@@ -15,26 +15,34 @@ public import ReduxCore
 /// they are sent; their tasks run concurrently. Releasing the store cancels the tasks it
 /// started, and only those: a ``/ReduxCore/TaskManager`` shared with other stores keeps theirs.
 @MainActor
-@Observable
-public final class FeatureStore<Feature: StoreFeature> {
+public final class FeatureStore<Feature: StoreFeature>: Observable {
   /// The feature's state.
   public typealias State = Feature.State
   /// The feature's actions.
   public typealias Action = Feature.Action
 
-  /// The current state.
-  public private(set) var state: State
+  /// The current state; reading it in a view (or `withObservationTracking`) observes it.
+  public var state: State {
+    registrar.access(self, keyPath: stateKeyPath)
+    return storedState
+  }
 
-  @ObservationIgnored private let handler: ActionHandler<Action, State>
-  @ObservationIgnored private let stateKeyPath = \FeatureStore.state
-  @ObservationIgnored private let taskManager: TaskManager
-  @ObservationIgnored private let logger: Logger
+  // NB: observation written with the public Observation API rather than the @Observable
+  // macro, whose generated names (`_state`, `_$observationRegistrar`) `send` would have to
+  // reach and a toolchain may rename.
+  private var storedState: State
+  private let registrar = ObservationRegistrar()
+  /// Built once: a generic class's key path is made at run time, on every use otherwise.
+  private let stateKeyPath = \FeatureStore.state
+  private let handler: ActionHandler<Action, State>
+  private let taskManager: TaskManager
+  private let logger: Logger
   /// The tasks this store started that have not ended, by start order: what it cancels, so
   /// that a manager shared with other stores keeps their tasks.
-  @ObservationIgnored private var ownTasks: [UInt64: Task<Void, Never>] = [:]
-  @ObservationIgnored private var nextTaskNumber: UInt64 = 0
+  private var ownTasks: [UInt64: Task<Void, Never>] = [:]
+  private var nextTaskNumber: UInt64 = 0
   /// Sees every action before it is handled, effects' included (FeatureTestStore's history).
-  @ObservationIgnored package var willHandle: (@MainActor (Action) -> Void)?
+  package var willHandle: (@MainActor (Action) -> Void)?
 
   /// Creates a store.
   ///
@@ -52,7 +60,7 @@ public final class FeatureStore<Feature: StoreFeature> {
     taskManager: TaskManager = TaskManager(),
     logger: Logger = Logger(label: "ReduxKit.FeatureKit.FeatureStore")
   ) {
-    self.state = initialState
+    self.storedState = initialState
     self.handler = feature.handle()
     self.taskManager = taskManager
     self.logger = logger
@@ -70,10 +78,8 @@ public final class FeatureStore<Feature: StoreFeature> {
   @discardableResult
   public func send(_ action: Action) -> Task<Void, Never> {
     willHandle?(action)
-    // NB: one mutation through a stored key path: the macro's accessor builds a new key path
-    // for every access in a generic class.
-    let task = _$observationRegistrar.withMutation(of: self, keyPath: stateKeyPath) {
-      handler.handle(action: action, state: &_state, logger: logger)
+    let task = registrar.withMutation(of: self, keyPath: stateKeyPath) {
+      handler.handle(action: action, state: &storedState, logger: logger)
     }
     return start(task)
   }
@@ -147,6 +153,6 @@ public final class FeatureStore<Feature: StoreFeature> {
       logger.error("task \(id) failed: \(error)")
       return
     }
-    onError(error, &state)
+    registrar.withMutation(of: self, keyPath: stateKeyPath) { onError(error, &storedState) }
   }
 }
