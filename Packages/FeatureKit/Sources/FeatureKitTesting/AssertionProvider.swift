@@ -43,18 +43,25 @@ public protocol AssertionProvider: Sendable {
 }
 
 extension AssertionProvider {
-  /// Fails with `message` and both values unless they are equal.
+  /// Fails with `message` and a diff of the two values unless they are equal.
+  ///
+  /// The diff compares the values' dumps line by line: `−` lines are expected and missing,
+  /// `+` lines are there instead, so a mismatch deep in a large state shows as the lines that
+  /// differ.
   ///
   /// - Parameters:
   ///   - actual: The value the code under test produced.
   ///   - expected: The value the test expects.
   ///   - message: What is being compared, the first line of the failure.
   ///   - location: Where the expectation was written.
+  /// - Complexity: O((*n* + *m*)·*d*) for dumps of *n* and *m* lines that differ in *d*, only
+  ///   when the values differ.
   public func assertEqual<Value: Equatable>(
     _ actual: Value, _ expected: Value, _ message: String, at location: TestLocation
   ) {
     guard actual != expected else { return }
-    fail("\(message)\n  expected: \(expected)\n  actual:   \(actual)", at: location)
+    let diff = stateDiff(expected: expected, actual: actual)
+    fail("\(message): (− expected, + actual)\n\(diff)", at: location)
   }
 }
 

@@ -85,6 +85,26 @@ struct Opaque: StoreFeature {
     #expect(failures.messages.last?.contains("Property mismatch") == true)
   }
 
+  /// A mismatch shows as the lines that differ, not as two whole states to compare by eye.
+  @Test func aStateMismatchIsShownAsADiffOfTheLinesThatDiffer() async {
+    let store = FeatureTestStore(
+      initialState: Todos.State(), feature: Todos(), assertionProvider: failures)
+    await store.send(.add("first")) {
+      $0.todos.append(Todos.Todo(id: 1, title: "first"))
+      $0.nextId = 2
+    }
+    await store.send(.add("second")) {
+      $0.todos.append(Todos.Todo(id: 2, title: "second!"))
+      $0.nextId = 3
+    }
+    let lines = failures.messages.first?.split(separator: "\n").map(String.init) ?? []
+    #expect(lines.first == "State mismatch after add(\"second\"): (− expected, + actual)")
+    let removed = lines.filter { $0.hasPrefix("−") }
+    let inserted = lines.filter { $0.hasPrefix("+") }
+    #expect(removed.count == 1 && removed.first?.hasSuffix("title: \"second!\"") == true)
+    #expect(inserted.count == 1 && inserted.first?.hasSuffix("title: \"second\"") == true)
+  }
+
   @Test func a_wrong_expectation_fails_for_a_class_state() async {
     let store = FeatureTestStore(
       initialState: Profile.State(), feature: Profile(), assertionProvider: failures)
