@@ -12,6 +12,7 @@ let package = Package(
   dependencies: [
     .package(path: "../ReduxCore"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
   ],
   targets: [
     .target(
@@ -21,7 +22,13 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    .target(name: "FeatureKitTesting", dependencies: ["FeatureKit"]),
+    .target(
+      name: "FeatureKitTesting",
+      dependencies: [
+        "FeatureKit",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
     .testTarget(
       name: "FeatureKitTests",
       dependencies: [

@@ -1,3 +1,4 @@
+import CustomDump
 import Testing
 
 /// Where an assertion was written, for the failure it reports.
@@ -45,23 +46,20 @@ public protocol AssertionProvider: Sendable {
 extension AssertionProvider {
   /// Fails with `message` and a diff of the two values unless they are equal.
   ///
-  /// The diff compares the values' dumps line by line: `−` lines are expected and missing,
-  /// `+` lines are there instead, so a mismatch deep in a large state shows as the lines that
-  /// differ.
+  /// The diff is swift-custom-dump's: `−` lines are expected and missing, `+` lines are there
+  /// instead, so a mismatch deep in a large state shows as the lines that differ.
   ///
   /// - Parameters:
   ///   - actual: The value the code under test produced.
   ///   - expected: The value the test expects.
   ///   - message: What is being compared, the first line of the failure.
   ///   - location: Where the expectation was written.
-  /// - Complexity: O((*n* + *m*)·*d*) for dumps of *n* and *m* lines that differ in *d*, only
-  ///   when the values differ.
   public func assertEqual<Value: Equatable>(
     _ actual: Value, _ expected: Value, _ message: String, at location: TestLocation
   ) {
     guard actual != expected else { return }
-    let diff = stateDiff(expected: expected, actual: actual)
-    fail("\(message): (− expected, + actual)\n\(diff)", at: location)
+    let diff = CustomDump.diff(expected, actual) ?? "expected: \(expected)\nactual:   \(actual)"
+    fail("\(message): (- expected, + actual)\n\(diff)", at: location)
   }
 }
 

@@ -98,11 +98,11 @@ struct Opaque: StoreFeature {
       $0.nextId = 3
     }
     let lines = failures.messages.first?.split(separator: "\n").map(String.init) ?? []
-    #expect(lines.first == "State mismatch after add(\"second\"): (− expected, + actual)")
-    let removed = lines.filter { $0.hasPrefix("−") }
-    let inserted = lines.filter { $0.hasPrefix("+") }
-    #expect(removed.count == 1 && removed.first?.hasSuffix("title: \"second!\"") == true)
-    #expect(inserted.count == 1 && inserted.first?.hasSuffix("title: \"second\"") == true)
+    #expect(lines.first == "State mismatch after add(\"second\"): (- expected, + actual)")
+    let removed = lines.filter { $0.hasPrefix("-") }
+    let inserted = lines.dropFirst().filter { $0.hasPrefix("+") }
+    #expect(removed.count == 1 && removed.first?.hasSuffix("title: \"second!\",") == true)
+    #expect(inserted.count == 1 && inserted.first?.hasSuffix("title: \"second\",") == true)
   }
 
   @Test func a_wrong_expectation_fails_for_a_class_state() async {
