@@ -25,11 +25,12 @@ public final class FeatureTestStore<Feature: StoreFeature> {
   /// Every action handled so far, in order, the ones tasks sent included.
   public private(set) var actionHistory: [Action] = []
   /// Whether the test may end with tasks running; they are cancelled then.
-  public var allowsRunningTasksAtEnd: Bool
+  public let allowsRunningTasksAtEnd: Bool
   /// Where failed expectations are reported.
   public let assertionProvider: any AssertionProvider
 
   private let store: FeatureStore<Feature>
+  private let tasks = TaskManager()
   private let createdAt: TestLocation
 
   /// Creates a test store running `feature` from `initialState`.
@@ -47,15 +48,18 @@ public final class FeatureTestStore<Feature: StoreFeature> {
     allowsRunningTasksAtEnd: Bool = false,
     location: TestLocation = TestLocation()
   ) {
-    self.store = FeatureStore(initialState: initialState, feature: feature)
+    self.store = FeatureStore(initialState: initialState, feature: feature, taskManager: tasks)
     self.assertionProvider = assertionProvider
     self.allowsRunningTasksAtEnd = allowsRunningTasksAtEnd
     self.createdAt = location
     store.willHandle = { [weak self] action in self?.actionHistory.append(action) }
   }
 
-  isolated deinit {
-    let running = store.runningTaskCount
+  // NB: not isolated: an isolated deinit runs without the test's task-locals, and Swift Testing
+  // could not tell which test the issue belongs to ("Test «unknown»"). Released in the test,
+  // this deinit runs in the test's task. (The store cancels its tasks in its own deinit.)
+  deinit {
+    let running = tasks.runningTaskCount
     guard running > 0, !allowsRunningTasksAtEnd else { return }
     assertionProvider.fail(
       "The test ended with \(running) task(s) still running. Await waitUntilIdle(), cancel them, "

@@ -167,6 +167,17 @@ struct Opaque: StoreFeature {
     #expect(allowed.messages.isEmpty)
   }
 
+  /// Reported to the test that made the store, not to "Test «unknown»".
+  @Test func tasksRunningAtTheEndFailTheTestThatMadeTheStore() async {
+    await withKnownIssue {
+      let store = FeatureTestStore(
+        initialState: Loader.State(), feature: Loader(gate: gate, clock: clock))
+      await store.send(.sleep(id: "forgotten"))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("1 task(s) still running") }
+    }
+  }
+
   @Test func swift_testing_is_the_default_provider() async {
     await withKnownIssue {
       let store = FeatureTestStore(initialState: Todos.State(), feature: Todos())

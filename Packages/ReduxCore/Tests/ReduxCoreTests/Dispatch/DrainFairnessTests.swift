@@ -19,7 +19,7 @@ struct DrainFairnessTests {
       // NB: bounded, so that an unbounded drain fails the expectation instead of hanging.
       if refills.add(1, ordering: .relaxed).newValue < chainLength { context.dispatch(.inc) }
     }
-    let store = TestStore(initialState: TestState(), middlewares: [refill], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [refill], reducers: [counter])
     store.dispatch(.inc)
     let probe = Task { @MainActor in
       probeRan.store(true, ordering: .relaxed)

@@ -6,7 +6,7 @@ import Testing
 struct QueueTests {
   @Test func defaultCapacityIs256() async {
     let logs = Logs()
-    let store = TestStore(initialState: TestState(), reducers: [counter], onLog: logs.onLog)
+    let store = CounterStore(initialState: TestState(), reducers: [counter], onLog: logs.onLog)
     let accepted = (0..<300).filter { _ in store.dispatch(.inc) { _ in } }.count
     await store.waitUntilActionsProcessed()
     #expect(accepted == 256)
@@ -16,7 +16,7 @@ struct QueueTests {
 
   /// Without an `onLog`, a fire-and-forget refusal still reaches the caller and the store.
   @Test func fireAndForgetRefusalsAreReturnedAndCounted() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
+    let store = CounterStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
     let accepted = (0..<5).map { _ in store.dispatch(.inc) }
     #expect(accepted == [true, true, false, false, false])
     #expect(store.refusedDispatchCount == 3)
@@ -30,7 +30,7 @@ struct QueueTests {
   @Test(arguments: [0, -3])
   func aCapacityBelowOneIsOneAndIsReported(capacity: Int) async {
     let logs = Logs()
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), reducers: [counter], queueCapacity: capacity, onLog: logs.onLog)
     #expect(
       logs.events.map(\.description) == [
@@ -42,7 +42,7 @@ struct QueueTests {
   }
 
   @Test func fullQueueRefusesWithATypedReason() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
+    let store = CounterStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
     store.dispatch(.inc)
     store.dispatch(.inc)
     #expect(throws: DispatchError.queueFull(capacity: 2)) { try store.tryDispatch(.inc) }
@@ -54,7 +54,7 @@ struct QueueTests {
   }
 
   @Test func capacityFreesAsBatchesAreTaken() async throws {
-    let store = TestStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
+    let store = CounterStore(initialState: TestState(), reducers: [counter], queueCapacity: 2)
     for _ in 0..<5 {
       try store.tryDispatch(.inc)
       try store.tryDispatch(.inc)
@@ -69,7 +69,7 @@ struct QueueTests {
       if context.action == .run { context.dispatch(0, .inc, .inc, .inc) }
       context.next()
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [fanOut], reducers: [counter], queueCapacity: 2,
       onLog: logs.onLog)
     await store.dispatchWithResult(.run)

@@ -12,7 +12,7 @@ struct OnceGuardTests {
       context.next()
       context.next(.add(100))
     }
-    let store = TestStore(initialState: TestState(), middlewares: [twice], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [twice], reducers: [counter])
     let state = await store.dispatchWithResult(.inc)
     #expect(state.value == 1)
   }
@@ -24,7 +24,7 @@ struct OnceGuardTests {
       next(action)
       context.next()
     }
-    let store = TestStore(initialState: TestState(), middlewares: [twice], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [twice], reducers: [counter])
     let state = await store.dispatchWithResult(.inc)
     #expect(state.value == 1)
   }
@@ -40,7 +40,7 @@ struct OnceGuardTests {
       context.next()
     }
     let last = Resolve(id: "last") { _ in trace.append("last") }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [thrower], resolvers: [twice, last])
     await store.dispatchWithResult(.run)
     #expect(trace.all == ["last"])
@@ -61,7 +61,7 @@ struct OnceGuardTests {
         context.complete(false)
       }
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [m1, m2], reducers: [r1, r2], onLog: logs.onLog)
     await store.dispatchWithResult(.inc)
     #expect(logs.middlewareEntries.map(\.id) == ["m1"])
@@ -78,7 +78,7 @@ struct OnceGuardTests {
       context.next()
     }
     let res2 = Resolve(id: "res2") { _ in }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [thrower], resolvers: [res1, res2], onLog: logs.onLog)
     await store.dispatchWithResult(.run)
     #expect(logs.resolverEntries.map(\.id) == ["res1"])
@@ -94,9 +94,9 @@ struct OnceGuardTests {
     let reducer = Reduce(id: "r") { context in
       trace.append("reducer start: \(context.start == nil ? "none" : "read")")
     }
-    let quiet = TestStore(initialState: TestState(), middlewares: [probe], reducers: [reducer])
+    let quiet = CounterStore(initialState: TestState(), middlewares: [probe], reducers: [reducer])
     await quiet.dispatchWithResult(.run)
-    let logged = TestStore(
+    let logged = CounterStore(
       initialState: TestState(), middlewares: [probe], reducers: [reducer], onLog: { _ in })
     await logged.dispatchWithResult(.run)
     #expect(
@@ -116,7 +116,8 @@ struct OnceGuardTests {
         context.next()
       }
     }
-    let store = TestStore(initialState: TestState(), middlewares: [deferring], reducers: [counter])
+    let store = CounterStore(
+      initialState: TestState(), middlewares: [deferring], reducers: [counter])
     store.dispatch(.run)
     store.dispatch(.inc)
     store.dispatch(.inc)
@@ -137,7 +138,8 @@ struct OnceGuardTests {
         context.next()
       }
     }
-    let store = TestStore(initialState: TestState(), middlewares: [deferring], reducers: [counter])
+    let store = CounterStore(
+      initialState: TestState(), middlewares: [deferring], reducers: [counter])
     let valueAtCompletion = await store.dispatchWithResult(.inc).value
     #expect(valueAtCompletion == 0)
     gate.open()
@@ -157,7 +159,8 @@ struct OnceGuardTests {
       let (state, action) = context.args
       state.log.append("r:\(action.id)")
     }
-    let store = TestStore(initialState: TestState(), middlewares: [middleware], reducers: [reducer])
+    let store = CounterStore(
+      initialState: TestState(), middlewares: [middleware], reducers: [reducer])
     store.dispatch(.run)
     await store.waitUntilActionsProcessed()
     #expect(trace.all == ["m:run", "m:note"])

@@ -5,13 +5,13 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) @MainActor
 struct ChangesTests {
   @Test func streamStartsWithTheCurrentValue() async {
-    let store = TestStore(initialState: TestState(value: 7), reducers: [counter])
+    let store = CounterStore(initialState: TestState(value: 7), reducers: [counter])
     var iterator = store.changes(of: \.value).makeAsyncIterator()
     #expect(await iterator.next() == 7)
   }
 
   @Test func aBatchOfActionsEmitsOnce() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter])
+    let store = CounterStore(initialState: TestState(), reducers: [counter])
     var iterator = store.changes(of: \.value).makeAsyncIterator()
     #expect(await iterator.next() == 0)
     for _ in 0..<10 { store.dispatch(.inc) }
@@ -21,7 +21,7 @@ struct ChangesTests {
   }
 
   @Test func equalValuesAreSkipped() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter])
+    let store = CounterStore(initialState: TestState(), reducers: [counter])
     var iterator = store.changes(of: \.value).makeAsyncIterator()
     #expect(await iterator.next() == 0)
     await store.dispatchWithResult(.set(0))
@@ -31,7 +31,7 @@ struct ChangesTests {
   }
 
   @Test func selectionCanDeriveAValue() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter])
+    let store = CounterStore(initialState: TestState(), reducers: [counter])
     var iterator = store.changes(of: { $0.value.isMultiple(of: 2) ? "even" : "odd" })
       .makeAsyncIterator()
     #expect(await iterator.next() == "even")

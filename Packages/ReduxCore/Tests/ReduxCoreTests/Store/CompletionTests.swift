@@ -5,14 +5,14 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) @MainActor
 struct CompletionTests {
   @Test func dispatchWithResultReturnsTheUpdatedState() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter])
+    let store = CounterStore(initialState: TestState(), reducers: [counter])
     let state = await store.dispatchWithResult(.inc)
     #expect(state.value == 1)
   }
 
   @Test func completionReceivesTheStateAfterItsOwnPipeline() async {
     let seen = Trace()
-    let store = TestStore(initialState: TestState(), reducers: [counter])
+    let store = CounterStore(initialState: TestState(), reducers: [counter])
     store.dispatch(.add(1)) { state in
       MainActor.assumeIsolated { seen.append("first:\(state.value)") }
     }
@@ -29,7 +29,7 @@ struct CompletionTests {
       if context.action == .run { context.dispatch(.inc) }
       context.next()
     }
-    let store = TestStore(initialState: TestState(), middlewares: [chain], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [chain], reducers: [counter])
     store.dispatch(.run) { state in
       MainActor.assumeIsolated { seen.append("run done at \(state.value)") }
     }
@@ -40,13 +40,13 @@ struct CompletionTests {
 
   @Test func blockedActionStillCompletes() async {
     let blocker = Middle(id: "blocker") { _ in }
-    let store = TestStore(initialState: TestState(), middlewares: [blocker], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [blocker], reducers: [counter])
     let state = await store.dispatchWithResult(.inc)
     #expect(state.value == 0)
   }
 
   @Test func sendDispatchesToTheStore() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter])
+    let store = CounterStore(initialState: TestState(), reducers: [counter])
     let send = store.send
     send(.add(3))
     await store.waitUntilActionsProcessed()
@@ -54,7 +54,7 @@ struct CompletionTests {
   }
 
   @Test func sendFromACancelledTaskDoesNothing() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter])
+    let store = CounterStore(initialState: TestState(), reducers: [counter])
     let send = store.send
     let gate = Gate()
     let task = Task { @MainActor in

@@ -14,7 +14,7 @@ struct ErrorRoutingTests {
     let resolver = Resolve(id: "resolver") { context in
       trace.append("\(context.origin)|\(context.action.id)|\(context.error is TestError)")
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [thrower], resolvers: [resolver], reducers: [counter])
     let state = await store.dispatchWithResult(.fail)
     #expect(trace.all == ["middleware(\"throwing-middleware\")|fail|true"])
@@ -32,7 +32,7 @@ struct ErrorRoutingTests {
       trace.append("resolver:\((context.error as? TestError)?.code ?? 0)")
     }
     let reducer = Reduce(id: "r") { _ in trace.append("reducer") }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [reporter], resolvers: [resolver], reducers: [reducer]
     )
     await store.dispatchWithResult(.run)
@@ -47,7 +47,8 @@ struct ErrorRoutingTests {
         if id == "rA" { context.next() }
       }
     }
-    let store = TestStore(initialState: TestState(), middlewares: [thrower], resolvers: resolvers)
+    let store = CounterStore(
+      initialState: TestState(), middlewares: [thrower], resolvers: resolvers)
     await store.dispatchWithResult(.fail)
     #expect(trace.all == ["rA", "rB"])
   }
@@ -58,7 +59,7 @@ struct ErrorRoutingTests {
     let last = Resolve(id: "last") { context in
       trace.append("\((context.error as? TestError)?.code ?? 0):\(context.action.id)")
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [thrower], resolvers: [translate, last])
     await store.dispatchWithResult(.fail)
     #expect(trace.all == ["2:inc"])
@@ -66,7 +67,7 @@ struct ErrorRoutingTests {
 
   @Test func errorWithNoResolverIsReportedThroughOnLog() async throws {
     let logs = Logs()
-    let store = TestStore(initialState: TestState(), middlewares: [thrower], onLog: logs.onLog)
+    let store = CounterStore(initialState: TestState(), middlewares: [thrower], onLog: logs.onLog)
     await store.dispatchWithResult(.fail)
     let event = try #require(logs.events.first)
     guard case .unresolvedError(let error, let action, let origin) = event else {
@@ -81,7 +82,7 @@ struct ErrorRoutingTests {
   @Test func errorForwardedPastTheLastResolverIsReported() async {
     let logs = Logs()
     let forward = Resolve(id: "forward") { $0.next() }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [thrower], resolvers: [forward], onLog: logs.onLog)
     await store.dispatchWithResult(.fail)
     #expect(logs.events.count == 1)
@@ -91,7 +92,7 @@ struct ErrorRoutingTests {
   @Test func errorHandledByAResolverIsNotReportedAsUnresolved() async {
     let logs = Logs()
     let handle = Resolve(id: "handle") { _ in }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [thrower], resolvers: [handle], onLog: logs.onLog)
     await store.dispatchWithResult(.fail)
     #expect(logs.events.isEmpty)
@@ -99,7 +100,7 @@ struct ErrorRoutingTests {
 
   @Test func throwingMiddlewareEmitsAFailureLogAutomatically() async throws {
     let logs = Logs()
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [thrower], resolvers: [Resolve(id: "r") { _ in }],
       onLog: logs.onLog)
     await store.dispatchWithResult(.fail)
@@ -114,7 +115,7 @@ struct ErrorRoutingTests {
       context.next()
       trace.append("outer.after")
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [outer, thrower],
       resolvers: [Resolve(id: "r") { context in trace.append("resolved:\(context.origin)") }])
     await store.dispatchWithResult(.fail)
@@ -130,7 +131,7 @@ struct ErrorRoutingTests {
     let resolver = Resolve(id: "r") { context in
       trace.append("\(context.origin):\((context.error as? TestError)?.code ?? 0)")
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [worker], resolvers: [resolver], reducers: [counter])
     await store.dispatchWithResult(.run)
     await store.waitUntilIdle()
@@ -140,7 +141,7 @@ struct ErrorRoutingTests {
 
   @Test func resolverCanDispatchARecoveryAction() async {
     let recover = Resolve(id: "recover") { context in context.dispatch(0, .inc) }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [thrower], resolvers: [recover], reducers: [counter])
     store.dispatch(.fail)
     await store.waitUntilActionsProcessed()

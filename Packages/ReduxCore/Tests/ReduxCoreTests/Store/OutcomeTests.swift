@@ -17,7 +17,8 @@ struct OutcomeTests {
   }
 
   @Test func anActionThatRanThroughTheReducersIsReduced() async {
-    let store = TestStore(initialState: TestState(), middlewares: [validator], reducers: [counter])
+    let store = CounterStore(
+      initialState: TestState(), middlewares: [validator], reducers: [counter])
     let (state, outcome) = await store.dispatchWithOutcome(.add(3))
     #expect(state.value == 3)
     #expect(outcome.isReduced)
@@ -25,7 +26,7 @@ struct OutcomeTests {
   }
 
   @Test func aMiddlewareThatDoesNotForwardStopsTheAction() async {
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [validator, gatekeeper], reducers: [counter])
     let (state, outcome) = await store.dispatchWithOutcome(.run)
     #expect(state.log.isEmpty)
@@ -39,7 +40,7 @@ struct OutcomeTests {
   @Test func aThrownErrorIsReportedWithTheResolverThatHandledIt() async {
     let forward = Resolve(id: "forward") { $0.next() }
     let recover = Resolve(id: "recover") { _ in }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [validator], resolvers: [forward, recover],
       reducers: [counter])
     let (state, outcome) = await store.dispatchWithOutcome(.fail)
@@ -56,7 +57,7 @@ struct OutcomeTests {
   @Test func anErrorNoResolverHandledIsUnresolved() async {
     let logs = Logs()
     let forward = Resolve(id: "forward") { $0.next() }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [validator], resolvers: [forward],
       onLog: logs.onLog)
     let (_, outcome) = await store.dispatchWithOutcome(.fail)
@@ -73,7 +74,7 @@ struct OutcomeTests {
       context.next()
       context.resolve(TestError(code: 4))
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [reporter], resolvers: [Resolve(id: "r") { _ in }],
       reducers: [counter])
     let (state, outcome) = await store.dispatchWithOutcome(.inc)
@@ -88,7 +89,7 @@ struct OutcomeTests {
   /// The pipeline's frame is reused from action to action: one action's failure must not
   /// become the next one's outcome.
   @Test func eachActionGetsItsOwnOutcome() async {
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [validator, gatekeeper],
       resolvers: [Resolve(id: "r") { _ in }], reducers: [counter])
     async let failed = store.dispatchWithOutcome(.fail)
@@ -103,7 +104,7 @@ struct OutcomeTests {
   }
 
   @Test func aRefusedActionReportsWhyAndTheCurrentState() async {
-    let store = TestStore(initialState: TestState(value: 5), reducers: [counter])
+    let store = CounterStore(initialState: TestState(value: 5), reducers: [counter])
     store.shutdown()
     let (state, outcome) = await store.dispatchWithOutcome(.inc)
     #expect(state.value == 5)
@@ -119,7 +120,7 @@ struct OutcomeTests {
       if context.action == .run { box.store?.shutdown() }
       context.next()
     }
-    let store = TestStore(initialState: TestState(), middlewares: [stopper], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [stopper], reducers: [counter])
     box.store = store
     store.dispatch(.run)
     let (state, outcome) = await store.dispatchWithOutcome(.inc)
@@ -128,7 +129,7 @@ struct OutcomeTests {
   }
 
   @Test func theCompletionRunsOnTheMainActorAndReadsTheState() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter])
+    let store = CounterStore(initialState: TestState(), reducers: [counter])
     var seen: [Int] = []
     store.dispatch(.add(2)) { state in seen.append(state.value) }
     await store.waitUntilActionsProcessed()

@@ -5,7 +5,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) @MainActor
 struct PipelineOrderTests {
   @Test func reducersRunInProvidedOrder() async {
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), reducers: [logging("r1"), logging("r2"), logging("r3")])
     let state = await store.dispatchWithResult(.run)
     #expect(state.log == ["r1", "r2", "r3"])
@@ -24,7 +24,7 @@ struct PipelineOrderTests {
       trace.append("m2.after")
     }
     let reducer = Reduce(id: "r") { _ in trace.append("reducer") }
-    let store = TestStore(initialState: TestState(), middlewares: [m1, m2], reducers: [reducer])
+    let store = CounterStore(initialState: TestState(), middlewares: [m1, m2], reducers: [reducer])
     await store.dispatchWithResult(.run)
     #expect(trace.all == ["m1.before", "m2.before", "reducer", "m2.after", "m1.after"])
   }
@@ -37,7 +37,7 @@ struct PipelineOrderTests {
         context.next()
       }
     }
-    let store = TestStore(initialState: TestState(), middlewares: [doubler], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [doubler], reducers: [counter])
     let state = await store.dispatchWithResult(.add(5))
     #expect(state.value == 10)
   }
@@ -46,7 +46,7 @@ struct PipelineOrderTests {
     let blocker = Middle(id: "blocker") { context in
       if context.action != .inc { context.next() }
     }
-    let store = TestStore(initialState: TestState(), middlewares: [blocker], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [blocker], reducers: [counter])
     store.dispatch(.inc)
     store.dispatch(.add(3))
     let state = await store.dispatchWithResult(.inc)
@@ -59,7 +59,8 @@ struct PipelineOrderTests {
       if context.action == .run { context.dispatch(0, .inc) }
       context.next()
     }
-    let store = TestStore(initialState: TestState(), middlewares: [redispatch], reducers: [counter])
+    let store = CounterStore(
+      initialState: TestState(), middlewares: [redispatch], reducers: [counter])
     store.dispatch(.run)
     store.dispatch(.note("queued-before"))
     await store.waitUntilActionsProcessed()
@@ -78,7 +79,7 @@ struct PipelineOrderTests {
       }
       context.next()
     }
-    let store = TestStore(initialState: TestState(), middlewares: [fetcher], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [fetcher], reducers: [counter])
     store.dispatch(.run)
     await store.waitUntilActionsProcessed()
     store.dispatch(.note("before-gate"))
@@ -88,7 +89,7 @@ struct PipelineOrderTests {
   }
 
   @Test func dispatchesFromManyThreadsKeepEachSendersOrder() async {
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), reducers: [counter], queueCapacity: 10_000)
     await withTaskGroup(of: Void.self) { group in
       for sender in 0..<4 {
@@ -107,7 +108,7 @@ struct PipelineOrderTests {
   }
 
   @Test func burstFromBackgroundRunsEveryActionInOrder() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter], queueCapacity: 5_000)
+    let store = CounterStore(initialState: TestState(), reducers: [counter], queueCapacity: 5_000)
     await Task.detached {
       for index in 0..<5_000 { store.dispatch(.set(index)) }
     }.value

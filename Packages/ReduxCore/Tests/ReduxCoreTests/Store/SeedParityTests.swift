@@ -7,14 +7,14 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) @MainActor
 struct SeedParityTests {
   @Test func previewStateCreatesAStoreWithAnEmptyPipeline() async {
-    let store = TestStore.previewState(TestState(value: 42))
+    let store = CounterStore.previewState(TestState(value: 42))
     #expect(store.value == 42)
     let state = await store.dispatchWithResult(.inc)
     #expect(state.value == 42)
   }
 
   @Test func dynamicMemberLookupReadsTheState() {
-    let store = TestStore.previewState(TestState(value: 99))
+    let store = CounterStore.previewState(TestState(value: 99))
     #expect(store.value == 99)
     #expect(store.state.value == 99)
   }
@@ -22,7 +22,7 @@ struct SeedParityTests {
   @Test func multipleReducersAllMutateTheState() async {
     let plusTen = Reduce(id: "+10") { $0.state.value += 10 }
     let plusFive = Reduce(id: "+5") { $0.state.value += 5 }
-    let store = TestStore(initialState: TestState(), reducers: [plusTen, plusFive])
+    let store = CounterStore(initialState: TestState(), reducers: [plusTen, plusFive])
     let state = await store.dispatchWithResult(.run)
     #expect(state.value == 15)
   }
@@ -35,7 +35,7 @@ struct SeedParityTests {
       counter.count.withLock { $0 += 1 }
       context.next()
     }
-    let store = TestStore(initialState: TestState(), middlewares: [AnyMiddleware(stated)])
+    let store = CounterStore(initialState: TestState(), middlewares: [AnyMiddleware(stated)])
     store.dispatch(.run)
     store.dispatch(.inc)
     await store.waitUntilActionsProcessed()
@@ -64,7 +64,7 @@ struct SeedParityTests {
       let id = "ignoring"
       func run(_ context: ResolverContext<TestState, TestAction>) {}
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [AnyMiddleware(Doubling())],
       resolvers: [AnyResolver(Ignoring())], reducers: [AnyReducer(Adding())])
     let state = await store.dispatchWithResult(.add(4))
@@ -73,7 +73,7 @@ struct SeedParityTests {
 
   @Test func actionRecorderSeesActionsInProcessingOrder() async {
     let recorder = ActionRecorder<TestState, TestAction>()
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [recorder.middleware], reducers: [counter])
     store.dispatch(.inc)
     store.dispatch(.add(2))

@@ -17,12 +17,12 @@ struct TeardownTests {
       }
       context.next()
     }
-    var store: TestStore?
+    var store: CounterStore?
     weak var weakState: TestState?
     do {
       let state = TestState()
       weakState = state
-      store = TestStore(initialState: state, middlewares: [longRunning], reducers: [counter])
+      store = CounterStore(initialState: state, middlewares: [longRunning], reducers: [counter])
     }
     weak let weakStore = store
     await store?.dispatchWithResult(.run)
@@ -42,7 +42,7 @@ struct TeardownTests {
       if context.action == .run { box.store?.shutdown() }
       context.next()
     }
-    let store = TestStore(initialState: TestState(), middlewares: [stopper], reducers: [counter])
+    let store = CounterStore(initialState: TestState(), middlewares: [stopper], reducers: [counter])
     box.store = store
     store.dispatch(.run)
     await #expect(throws: DispatchError.shutdown) {
@@ -53,7 +53,7 @@ struct TeardownTests {
 
   @Test func shutdownLogsEveryDiscardedAction() async {
     let logs = Logs()
-    let store = TestStore(initialState: TestState(), reducers: [counter], onLog: logs.onLog)
+    let store = CounterStore(initialState: TestState(), reducers: [counter], onLog: logs.onLog)
     store.dispatch(.inc)
     store.dispatch(.add(2))
     store.shutdown()
@@ -76,7 +76,7 @@ struct TeardownTests {
       }
       context.next()
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [stopper], reducers: [counter], onLog: logs.onLog)
     box.store = store
     // One batch: run (shuts down), then inc and add(2), which never run.
@@ -97,7 +97,8 @@ struct TeardownTests {
 
   @Test func dispatchAfterShutdownIsRefusedAndReported() async {
     let logs = Logs()
-    let store = TestStore(initialState: TestState(value: 5), reducers: [counter], onLog: logs.onLog)
+    let store = CounterStore(
+      initialState: TestState(value: 5), reducers: [counter], onLog: logs.onLog)
     store.shutdown()
     store.shutdown()
     #expect(!store.dispatch(.inc) { _ in })
@@ -115,7 +116,7 @@ struct TeardownTests {
       box.context = context
       context.next()
     }
-    let store = TestStore(initialState: TestState(), middlewares: [keeper], onLog: logs.onLog)
+    let store = CounterStore(initialState: TestState(), middlewares: [keeper], onLog: logs.onLog)
     await store.dispatchWithResult(.run)
     store.shutdown()
     let ran = Trace()
@@ -138,7 +139,7 @@ struct TeardownTests {
       }
       let state = TestState()
       weakState = state
-      let store = TestStore(initialState: state, middlewares: [keeper], reducers: [counter])
+      let store = CounterStore(initialState: state, middlewares: [keeper], reducers: [counter])
       weakTasks = store.tasks
       await store.dispatchWithResult(.inc)
       #expect(box.context?.action == .inc)
@@ -165,7 +166,7 @@ struct TeardownTests {
       }
       let keeper = Reduce(id: "keeper") { reducerBox.context = $0 }
       let resolver = Resolve(id: "resolver") { resolverBox.context = $0 }
-      let store = TestStore(
+      let store = CounterStore(
         initialState: TestState(), middlewares: [failing], resolvers: [resolver],
         reducers: [keeper])
       weakTasks = store.tasks
@@ -186,7 +187,7 @@ struct TeardownTests {
     let keeper = Middle(id: "keeper") { context in
       if context.action == .run { box.context = context } else { context.next() }
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), middlewares: [keeper], reducers: [counter], onLog: logs.onLog)
     await store.dispatchWithResult(.run)
     store.shutdown()
@@ -200,7 +201,7 @@ struct TeardownTests {
     let stopper = Reduce(id: "stopper") { context in
       if context.action == .run { box.store?.shutdown() }
     }
-    let store = TestStore(
+    let store = CounterStore(
       initialState: TestState(), reducers: [logging("first"), stopper, logging("last")])
     box.store = store
     await store.dispatchWithResult(.inc)
@@ -209,7 +210,7 @@ struct TeardownTests {
   }
 
   @Test func shutdownEndsChangeStreams() async {
-    let store = TestStore(initialState: TestState(), reducers: [counter])
+    let store = CounterStore(initialState: TestState(), reducers: [counter])
     let changes = store.changes(of: \.value)
     store.shutdown()
     var seen: [Int] = []
@@ -220,7 +221,7 @@ struct TeardownTests {
 
 @MainActor
 final class StoreBox {
-  weak var store: TestStore?
+  weak var store: CounterStore?
 }
 
 @MainActor

@@ -48,7 +48,7 @@ struct TestError: Error, Equatable {
   var code = 1
 }
 
-typealias TestStore = Store<TestState, TestAction>
+typealias CounterStore = Store<TestState, TestAction>
 typealias Middle = AnyMiddleware<TestState, TestAction>
 typealias Reduce = AnyReducer<TestState, TestAction>
 typealias Resolve = AnyResolver<TestState, TestAction>
