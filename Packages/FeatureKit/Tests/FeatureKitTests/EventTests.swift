@@ -5,7 +5,7 @@ import Testing
 @Suite struct EventTests {
   let home = ViewModelOf<Home>(initialState: Home.State(), reducer: Home())
 
-  @Test func a_child_event_runs_the_parent_reducer_inside_the_childs_fire_event() {
+  @Test func aChildEventRunsTheParentReducerInsideTheChildsFireEvent() {
     let detail = home.scope(
       state: Detail.State(id: 1, title: "One"), event: Home.Action.detail, reducer: Detail())
     detail.state.editor = Editor.State(text: "draft")
@@ -17,7 +17,7 @@ import Testing
     #expect(home.state.log == ["renamed 1"])
   }
 
-  @Test func a_mapper_returning_nil_delivers_nothing() {
+  @Test func aMapperReturningNilDeliversNothing() {
     let detail = home.scope(
       state: Detail.State(id: 1, title: "One"), event: Home.Action.detail, reducer: Detail())
     var delivered: [Editor.Event] = []
@@ -32,7 +32,7 @@ import Testing
     #expect(detail.title == "One" && home.state.log.isEmpty)
   }
 
-  @Test func the_same_child_state_gets_the_same_view_model() {
+  @Test func theSameChildStateGetsTheSameViewModel() {
     let child = Detail.State(id: 1, title: "One")
     let first = home.scope(state: child, event: Home.Action.detail, reducer: Detail())
     let second = home.scope(state: child, event: Home.Action.detail, reducer: Detail())
@@ -41,7 +41,7 @@ import Testing
     #expect(other !== first)
   }
 
-  @Test func events_of_a_released_parent_go_nowhere() {
+  @Test func eventsOfAReleasedParentGoNowhere() {
     var parent: ViewModelOf<Home>? = ViewModelOf<Home>(initialState: Home.State(), reducer: Home())
     let parentState = parent!.state
     let child = parent!.scope(

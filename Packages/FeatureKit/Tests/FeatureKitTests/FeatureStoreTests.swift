@@ -19,7 +19,7 @@ import Testing
       logger: logger?.logger ?? .init(label: "test"))
   }
 
-  @Test func actions_are_handled_in_the_order_sent_and_the_state_changes_before_send_returns() {
+  @Test func actionsAreHandledInTheOrderSentAndTheStateChangesBeforeSendReturns() {
     let store = FeatureStore(initialState: Todos.State(), feature: Todos())
     for title in ["Task 1", "Task 2", "Task 3", "Task 4"] { store.send(.add(title)) }
     #expect(store.state.todos.map(\.id) == [1, 2, 3, 4])
@@ -39,7 +39,7 @@ import Testing
     #expect(store.state.todos.map(\.isCompleted) == [false, false])
   }
 
-  @Test func awaiting_send_waits_for_that_actions_own_task_only() async {
+  @Test func awaitingSendWaitsForThatActionsOwnTaskOnly() async {
     let store = makeLoader()
     let load = store.send(.load(id: "load"))
     #expect(store.state.isLoading)
@@ -52,7 +52,7 @@ import Testing
     #expect(store.runningTaskCount == 0 && !store.isTaskRunning(id: "load"))
   }
 
-  @Test func a_cancelled_task_cannot_send() async {
+  @Test func aCancelledTaskCannotSend() async {
     let store = makeLoader()
     let load = store.send(.load(id: "load"))
     await gate.waitForWaiters(1)
@@ -65,7 +65,7 @@ import Testing
     #expect(store.runningTaskCount == 0)
   }
 
-  @Test func a_replacing_task_stays_tracked_and_cancellable() async {
+  @Test func aReplacingTaskStaysTrackedAndCancellable() async {
     let store = makeLoader()
     let first = store.send(.load(id: "load"))
     await gate.waitForWaiters(1)
@@ -86,7 +86,7 @@ import Testing
     #expect(store.state.error == nil)  // cancellation never reaches catch
   }
 
-  @Test func a_failed_task_reaches_catch_and_the_last_catch_wins() async {
+  @Test func aFailedTaskReachesCatchAndTheLastCatchWins() async {
     let store = makeLoader()
     await store.send(.fail).value
     #expect(store.state.error == "offline")
@@ -105,7 +105,7 @@ import Testing
     #expect(direct.state.error == "second")
   }
 
-  @Test func a_failed_task_without_catch_is_logged() async {
+  @Test func aFailedTaskWithoutCatchIsLogged() async {
     let logs = LogRecorder()
     let store = makeLoader(logger: logs)
     await store.send(.failUncaught).value
@@ -115,7 +115,7 @@ import Testing
     #expect(errors.first?.contains("offline") == true)
   }
 
-  @Test func cancel_all_tasks_and_releasing_the_store_cancel_everything() async {
+  @Test func cancelAllTasksAndReleasingTheStoreCancelEverything() async {
     let tasks = TaskManager()
     var store: FeatureStore<Loader>? = makeLoader(taskManager: tasks)
     store?.send(.sleep(id: "a"))
@@ -153,7 +153,7 @@ import Testing
     #expect(tasks.runningTaskCount == 0)
   }
 
-  @Test func generated_ids_are_unique() {
+  @Test func generatedIdsAreUnique() {
     let first = ActionTask<Int, Int>.run { _ in }
     let second = ActionTask<Int, Int>.run { _ in }
     #expect(first.id != second.id)
@@ -163,14 +163,14 @@ import Testing
     #expect(none.kind == .none)
   }
 
-  @Test func the_viewfeature_name_is_reachable() {
+  @Test func theViewFeatureNameIsReachable() {
     let store: ViewFeature.Store<Todos> = FeatureStore(
       initialState: Todos.State(), feature: Todos())
     store.send(.add("a"))
     #expect(store.state.todos.count == 1)
   }
 
-  @Test func tasks_are_keyed_by_any_hashable_sendable_id() async {
+  @Test func tasksAreKeyedByAnyHashableSendableId() async {
     enum Job: Hashable, Sendable {
       case sync
       case upload(Int)
@@ -192,7 +192,7 @@ import Testing
     store.cancelAllTasks()
   }
 
-  @Test func state_changes_are_observable() {
+  @Test func stateChangesAreObservable() {
     let store = FeatureStore(initialState: Todos.State(), feature: Todos())
     let changes = Reports()
     withObservationTracking {

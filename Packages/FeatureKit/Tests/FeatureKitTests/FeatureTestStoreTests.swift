@@ -62,7 +62,7 @@ struct Opaque: StoreFeature {
   let gate = Gate()
   let clock = ManualClock()
 
-  @Test func expectations_pass_on_the_right_state_and_history_records_every_action() async {
+  @Test func expectationsPassOnTheRightStateAndHistoryRecordsEveryAction() async {
     let store = FeatureTestStore(initialState: Todos.State(), feature: Todos())
     await store.send(.add("Buy milk")) {
       $0.todos = [Todos.Todo(id: 1, title: "Buy milk")]
@@ -75,7 +75,7 @@ struct Opaque: StoreFeature {
     #expect(store.actionHistory.count == 4)
   }
 
-  @Test func a_wrong_expectation_fails_for_a_value_state() async {
+  @Test func aWrongExpectationFailsForAValueState() async {
     let store = FeatureTestStore(
       initialState: Todos.State(), feature: Todos(), assertionProvider: failures)
     await store.send(.add("a")) { $0.nextId = 2 }  // forgot the todo
@@ -105,7 +105,7 @@ struct Opaque: StoreFeature {
     #expect(inserted.count == 1 && inserted.first?.hasSuffix("title: \"second\",") == true)
   }
 
-  @Test func a_wrong_expectation_fails_for_a_class_state() async {
+  @Test func aWrongExpectationFailsForAClassState() async {
     let store = FeatureTestStore(
       initialState: Profile.State(), feature: Profile(), assertionProvider: failures)
     await store.send(.rename("Ada")) { $0.name = "Ada" }
@@ -115,7 +115,7 @@ struct Opaque: StoreFeature {
     #expect(failures.messages.first?.contains("visits: 1") == true)
   }
 
-  @Test func a_class_state_that_cannot_be_copied_is_reported_not_passed() async {
+  @Test func aClassStateThatCannotBeCopiedIsReportedNotPassed() async {
     let store = FeatureTestStore(
       initialState: Opaque.State(), feature: Opaque(), assertionProvider: failures)
     await store.send(.increment) { $0.count = 1 }
@@ -124,7 +124,7 @@ struct Opaque: StoreFeature {
     #expect(store.state.count == 1)  // the action still ran
   }
 
-  @Test func run_tasks_run_and_their_actions_are_recorded() async {
+  @Test func runTasksRunAndTheirActionsAreRecorded() async {
     let store = FeatureTestStore(
       initialState: Loader.State(), feature: Loader(gate: gate, clock: clock))
     await store.send(.load(id: "load"), \.isLoading, true)
@@ -135,7 +135,7 @@ struct Opaque: StoreFeature {
     #expect(store.actionHistory.map { "\($0)" } == ["load(id: \"load\")", "loaded(42)"])
   }
 
-  @Test func cancel_is_honoured() async {
+  @Test func cancelIsHonoured() async {
     let store = FeatureTestStore(
       initialState: Loader.State(), feature: Loader(gate: gate, clock: clock))
     await store.send(.sleep(id: "timer"))
@@ -146,7 +146,7 @@ struct Opaque: StoreFeature {
     #expect(store.state.error == nil)
   }
 
-  @Test func a_test_that_ends_with_tasks_running_fails_unless_allowed() async {
+  @Test func aTestThatEndsWithTasksRunningFailsUnlessAllowed() async {
     do {
       let store = FeatureTestStore(
         initialState: Loader.State(), feature: Loader(gate: gate, clock: clock),
@@ -178,7 +178,7 @@ struct Opaque: StoreFeature {
     }
   }
 
-  @Test func swift_testing_is_the_default_provider() async {
+  @Test func swiftTestingIsTheDefaultProvider() async {
     await withKnownIssue {
       let store = FeatureTestStore(initialState: Todos.State(), feature: Todos())
       await store.send(.add("a")) { $0.nextId = 5 }

@@ -68,7 +68,7 @@ struct Counter: StoreFeature {
 @Suite struct MiddlewareTests {
   let log = HookLog()
 
-  @Test func hooks_run_in_registration_order_around_the_body() {
+  @Test func hooksRunInRegistrationOrderAroundTheBody() {
     let store = FeatureStore(
       initialState: Counter.State(),
       feature: Counter(
@@ -83,8 +83,7 @@ struct Counter: StoreFeature {
     #expect(store.state.count == 1)
   }
 
-  @Test func a_before_action_failure_skips_the_body_and_reaches_every_error_handler_then_on_error()
-  {
+  @Test func aBeforeActionFailureSkipsTheBodyAndReachesEveryErrorHandlerThenOnError() {
     let store = FeatureStore(
       initialState: Counter.State(),
       feature: Counter(
@@ -102,7 +101,7 @@ struct Counter: StoreFeature {
     #expect(store.state.count == 0)
   }
 
-  @Test func an_after_action_failure_is_reported_but_the_action_and_its_task_stand() async {
+  @Test func anAfterActionFailureIsReportedButTheActionAndItsTaskStand() async {
     let store = FeatureStore(
       initialState: Counter.State(),
       feature: Counter(
@@ -116,7 +115,7 @@ struct Counter: StoreFeature {
     #expect(store.state.count == 1)
   }
 
-  @Test func transforms_rewrite_tasks_in_the_order_added_and_builders_do_not_change_the_original()
+  @Test func transformsRewriteTasksInTheOrderAddedAndBuildersDoNotChangeTheOriginal()
     async
   {
     let base = ActionHandler<Int, Int> { action, state in
@@ -139,7 +138,7 @@ struct Counter: StoreFeature {
     #expect(base.allMiddlewares.isEmpty)
   }
 
-  @Test func logging_middleware_logs_each_step_at_its_level() {
+  @Test func loggingMiddlewareLogsEachStepAtItsLevel() {
     let logs = LogRecorder()
     let verbose = FeatureStore(
       initialState: Counter.State(),
@@ -164,7 +163,7 @@ struct Counter: StoreFeature {
     #expect(LoggingMiddleware().id == "FeatureKit.Logging")
   }
 
-  @Test func a_middleware_failure_no_handler_takes_is_logged_with_the_stores_logger() {
+  @Test func aMiddlewareFailureNoHandlerTakesIsLoggedWithTheStoresLogger() {
     let logs = LogRecorder()
     let store = FeatureStore(
       initialState: Counter.State(),

@@ -12,7 +12,7 @@ import Testing
     Navigator(flow: flow, root: home)
   }
 
-  @Test func a_three_level_flow_runs_end_to_end_without_a_ui() throws {
+  @Test func aThreeLevelFlowRunsEndToEndWithoutAUi() throws {
     let navigator = navigator()
     #expect(navigator.screens == ["Home [1, 2]"])
 
@@ -38,7 +38,7 @@ import Testing
     #expect(home.state.detail == nil)
   }
 
-  @Test func popping_from_a_reducer_and_pop_to_root_reset_every_child_state() throws {
+  @Test func poppingFromAReducerAndPopToRootResetEveryChildState() throws {
     let navigator = navigator()
     home.send(.open(1))
     let detail = try #require(navigator.top as? ViewModelOf<Detail>)
@@ -55,7 +55,7 @@ import Testing
     #expect(home.state.detail == nil && opened.editor == nil)
   }
 
-  @Test func dismiss_removes_the_presentation_and_what_it_pushed() throws {
+  @Test func dismissRemovesThePresentationAndWhatItPushed() throws {
     let navigator = navigator()
     home.send(.open(1))
     (navigator.top as? ViewModelOf<Detail>)?.send(.edit)
@@ -65,7 +65,7 @@ import Testing
     #expect(navigator.screens == ["Home [1, 2]"])
   }
 
-  @Test func replace_shows_the_child_in_place_of_the_screen_that_routed() throws {
+  @Test func replaceShowsTheChildInPlaceOfTheScreenThatRouted() throws {
     let navigator = navigator()
     home.send(.open(1))
     let detail = try #require(navigator.top as? ViewModelOf<Detail>)
@@ -80,7 +80,7 @@ import Testing
     #expect(home.state.detail == nil)
   }
 
-  @Test func a_route_to_an_unregistered_state_is_a_typed_error_not_a_silent_drop() {
+  @Test func aRouteToAnUnregisteredStateIsATypedErrorNotASilentDrop() {
     let homeOnly = NavigationFlow<String>(stateTypeList: [Home.State.self]) { _ in "screen" }
     let navigator = navigator(homeOnly)
     home.send(.openUnregistered)
@@ -89,7 +89,7 @@ import Testing
     #expect(navigator.stack.isEmpty)
   }
 
-  @Test func a_route_without_its_child_state_is_a_typed_error() {
+  @Test func aRouteWithoutItsChildStateIsATypedError() {
     let navigator = navigator()
     home.send(.openWithoutState)
     #expect(
@@ -99,7 +99,7 @@ import Testing
     #expect(navigator.stack.isEmpty)
   }
 
-  @Test func every_refusal_is_logged_with_the_navigators_logger() {
+  @Test func everyRefusalIsLoggedWithTheNavigatorsLogger() {
     let logs = LogRecorder()
     let homeOnly = NavigationFlow<String>(stateTypeList: [Home.State.self]) { _ in "screen" }
     let navigator = Navigator(flow: homeOnly, root: home, logger: logs.logger)
@@ -113,7 +113,7 @@ import Testing
     }
   }
 
-  @Test func a_route_from_a_state_no_navigator_shows_is_a_typed_error() {
+  @Test func aRouteFromAStateNoNavigatorShowsIsATypedError() {
     home.send(.openUnregistered)  // no navigator
     #expect(home.state.log == ["FeatureKitTests.Home.State is not shown by a navigator"])
   }
@@ -133,7 +133,7 @@ import Testing
       ])
   }
 
-  @Test func a_deep_link_is_checked_whole_before_anything_is_applied() throws {
+  @Test func aDeepLinkIsCheckedWholeBeforeAnythingIsApplied() throws {
     let navigator = navigator()
     home.send(.open(2))
     let valid = [RouteRecord(Detail.State.self), RouteRecord(Editor.State.self, style: .present)]
@@ -154,7 +154,7 @@ import Testing
     #expect(navigator.routeStack == valid)
   }
 
-  @Test func the_route_stack_is_codable_and_restores_with_the_states() throws {
+  @Test func theRouteStackIsCodableAndRestoresWithTheStates() throws {
     let navigator = navigator()
     home.send(.open(2))
     (navigator.top as? ViewModelOf<Detail>)?.send(.edit)
@@ -173,7 +173,7 @@ import Testing
     #expect(restoredHome.state.titles[2] == "draft")  // events flow in the restored stack
   }
 
-  @Test func a_popped_screens_view_model_goes_away() throws {
+  @Test func aPoppedScreensViewModelGoesAway() throws {
     let navigator = navigator()
     home.send(.open(1))
     weak let detail = navigator.top as? ViewModelOf<Detail>
@@ -182,7 +182,7 @@ import Testing
     #expect(detail == nil)
   }
 
-  @Test func nothing_is_left_listening_once_the_screens_and_navigator_are_gone() throws {
+  @Test func nothingIsLeftListeningOnceTheScreensAndNavigatorAreGone() throws {
     var navigator: Navigator<String>? = navigator()
     home.send(.open(1))
     (navigator?.top as? ViewModelOf<Detail>)?.send(.edit)
@@ -196,7 +196,7 @@ import Testing
     #expect(!StateChannels.isListened(home.state))
   }
 
-  @Test func dlvvm_names_are_reachable() {
+  @Test func dlvvmNamesAreReachable() {
     func run<R: DLVVM.Reducer>(_ reducer: R, _ state: R.State, _ action: R.Action) {
       _ = reducer.reduce(into: state, action: action)
     }

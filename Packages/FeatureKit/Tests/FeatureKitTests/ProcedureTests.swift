@@ -18,14 +18,14 @@ import Testing
       clock: clock, logger: logs?.logger ?? .init(label: "test"))
   }
 
-  @Test func task_sends_the_action_it_returns_and_awaiting_send_waits_for_it() async {
+  @Test func taskSendsTheActionItReturnsAndAwaitingSendWaitsForIt() async {
     let viewModel = makeViewModel()
     await viewModel.send(.fetch(7)).value
     #expect(viewModel.received == [7])
     #expect(viewModel.runningTaskCount == 0)
   }
 
-  @Test func errors_reach_catch_which_can_send_or_the_log_without_one() async {
+  @Test func errorsReachCatchWhichCanSendOrTheLogWithoutOne() async {
     let logs = LogRecorder()
     let viewModel = makeViewModel(logs: logs)
     await viewModel.send(.fetchFailing).value
@@ -35,11 +35,11 @@ import Testing
     #expect(logs.messages(at: .error) == ["procedure for fetchFailingUncaught failed: offline"])
   }
 
-  @Test func a_cancelled_procedure_never_reaches_catch_and_cannot_send() async {
+  @Test func aCancelledProcedureNeverReachesCatchAndCannotSend() async {
     var viewModel: ViewModelOf<Ticker>? = makeViewModel()
     let state = viewModel!.state
     let procedure = viewModel!.send(.waitThenSend)
-    while clock.sleeperCount == 0 { await Task.yield() }
+    await clock.waitForSleepers()
     viewModel = nil  // the view model goes away: its procedures are cancelled
     await procedure.value
     #expect(reports.all == ["woke: cancelled"])  // the CancellationError it rethrew was not caught
@@ -60,39 +60,42 @@ import Testing
       ])
   }
 
-  @Test func timer_ticks_on_the_injected_clock_without_drift() async {
+  @Test func timerTicksOnTheInjectedClockWithoutDrift() async {
     let viewModel = makeViewModel()
     viewModel.send(.startTimer)
-    while clock.sleeperCount == 0 { await Task.yield() }
+    await clock.waitForSleepers()
     #expect(viewModel.ticks == 0)
     await clock.advance(by: .seconds(1))
-    while viewModel.ticks < 1 || clock.sleeperCount == 0 { await Task.yield() }
+    await waitUntil { viewModel.ticks >= 1 }
+    await clock.waitForSleepers()
     await clock.advance(by: .milliseconds(2_500))  // t = 3.5 s: ticks at 2 s and 3 s
-    while viewModel.ticks < 3 || clock.sleeperCount == 0 { await Task.yield() }
+    await waitUntil { viewModel.ticks >= 3 }
+    await clock.waitForSleepers()
     await clock.advance(by: .milliseconds(500))  // t = 4 s: the fourth tick, on the second
-    while viewModel.ticks < 4 || clock.sleeperCount == 0 { await Task.yield() }
+    await waitUntil { viewModel.ticks >= 4 }
+    await clock.waitForSleepers()
     #expect(viewModel.ticks == 4)
   }
 
-  @Test func stream_sends_every_element_in_order() async {
+  @Test func streamSendsEveryElementInOrder() async {
     let viewModel = makeViewModel()
     await viewModel.send(.stream([3, 1, 2])).value
     #expect(viewModel.received == [3, 1, 2])
   }
 
-  @Test func merge_runs_procedures_at_once() async {
+  @Test func mergeRunsProceduresAtOnce() async {
     let viewModel = makeViewModel()
     let merged = viewModel.send(.merged)
     await gate.waitForWaiters(1)
     await second.waitForWaiters(1)  // both wait together: they run concurrently
     second.open()
-    while viewModel.received != [2] { await Task.yield() }
+    await waitUntil { viewModel.received == [2] }
     gate.open()
     await merged.value
     #expect(viewModel.received == [2, 1])
   }
 
-  @Test func sequence_runs_procedures_one_after_the_other() async {
+  @Test func sequenceRunsProceduresOneAfterTheOther() async {
     let viewModel = makeViewModel()
     let sequenced = viewModel.send(.sequenced)
     await gate.waitForWaiters(1)

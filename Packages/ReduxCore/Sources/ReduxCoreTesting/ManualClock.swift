@@ -55,6 +55,16 @@ public final class ManualClock: Clock, Sendable {
     var now = Instant(offset: .zero)
     var nextID = 0
     var sleepers: [Sleeper] = []
+    /// Tests waiting for this many sleepers.
+    var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Removes and returns the waiters whose count of sleepers is reached.
+    mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+      let count = sleepers.count
+      let satisfied = sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
+      sleeperWaiters.removeAll { $0.count <= count }
+      return satisfied
+    }
   }
 
   private let state = Mutex(State())
@@ -84,12 +94,14 @@ public final class ManualClock: Clock, Sendable {
     }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let isDue = state.withLock { state in
-          guard deadline > state.now else { return true }
+        let (isDue, satisfied) = state.withLock {
+          state -> (Bool, [CheckedContinuation<Void, Never>]) in
+          guard deadline > state.now else { return (true, []) }
           state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-          return false
+          return (false, state.satisfiedWaiters())
         }
         if isDue { continuation.resume() }
+        for waiter in satisfied { waiter.resume() }
       }
     } onCancel: {
       let cancelled = state.withLock { state in
@@ -101,6 +113,28 @@ public final class ManualClock: Clock, Sendable {
 
   /// The number of sleepers waiting for a later time.
   public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+  /// Suspends until at least `count` tasks sleep on the clock: the moment to ``advance(by:)``
+  /// it, so that the time reaches them.
+  ///
+  /// ```swift
+  /// let retry = Task { await client.fetch(…) }   // fails, then sleeps before its retry
+  /// await clock.waitForSleepers()
+  /// await clock.advance(by: .seconds(1))
+  /// ```
+  ///
+  /// - Parameter count: How many sleepers to wait for.
+  /// - Complexity: O(1) to register; each new sleeper checks the waiting tests.
+  public func waitForSleepers(_ count: Int = 1) async {
+    await withCheckedContinuation { continuation in
+      let isReached = state.withLock { state in
+        guard state.sleepers.count < count else { return true }
+        state.sleeperWaiters.append((count, continuation))
+        return false
+      }
+      if isReached { continuation.resume() }
+    }
+  }
 
   /// Moves time forward and wakes every sleeper whose deadline has come, earliest first.
   ///

@@ -5,6 +5,8 @@ final class Gate: Sendable {
   private struct State {
     var isOpen = false
     var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Tests waiting for this many effects to wait.
+    var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
   private let state = Mutex(State())
@@ -14,11 +16,17 @@ final class Gate: Sendable {
 
   func wait() async {
     await withCheckedContinuation { continuation in
-      let isOpen = state.withLock { state in
-        if !state.isOpen { state.waiters.append(continuation) }
-        return state.isOpen
+      let (isOpen, reached) = state.withLock {
+        state -> (Bool, [CheckedContinuation<Void, Never>]) in
+        guard !state.isOpen else { return (true, []) }
+        state.waiters.append(continuation)
+        let count = state.waiters.count
+        let reached = state.watchers.filter { $0.count <= count }.map(\.continuation)
+        state.watchers.removeAll { $0.count <= count }
+        return (false, reached)
       }
       if isOpen { continuation.resume() }
+      for watcher in reached { watcher.resume() }
     }
   }
 
@@ -33,6 +41,13 @@ final class Gate: Sendable {
 
   /// Suspends until `count` effects wait.
   func waitForWaiters(_ count: Int) async {
-    while waiterCount < count { await Task.yield() }
+    await withCheckedContinuation { continuation in
+      let isReached = state.withLock { state in
+        guard state.waiters.count < count else { return true }
+        state.watchers.append((count, continuation))
+        return false
+      }
+      if isReached { continuation.resume() }
+    }
   }
 }

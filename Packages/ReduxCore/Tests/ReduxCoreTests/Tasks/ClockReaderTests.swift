@@ -26,7 +26,7 @@ import Testing
     let sleeper = Task {
       try await clock.sleep(until: clock.now.advanced(by: .seconds(1)), tolerance: nil)
     }
-    while clock.sleeperCount == 0 { await Task.yield() }
+    await clock.waitForSleepers()
     await clock.advance(by: .milliseconds(999))
     #expect(clock.sleeperCount == 1)
     await clock.advance(by: .milliseconds(1))
@@ -39,7 +39,7 @@ import Testing
     let sleeper = Task {
       try await clock.sleep(until: clock.now.advanced(by: .seconds(1)), tolerance: nil)
     }
-    while clock.sleeperCount == 0 { await Task.yield() }
+    await clock.waitForSleepers()
     sleeper.cancel()
     await #expect(throws: CancellationError.self) { try await sleeper.value }
     #expect(clock.sleeperCount == 0)
