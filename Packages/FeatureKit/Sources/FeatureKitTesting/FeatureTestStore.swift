@@ -1,4 +1,5 @@
 public import FeatureKit
+import Synchronization
 
 /// Drives a ``/FeatureKit/StoreFeature`` in a test: send actions, check the state they leave.
 ///
@@ -25,12 +26,17 @@ public final class FeatureTestStore<Feature: StoreFeature> {
   /// Every action handled so far, in order, the ones tasks sent included.
   public private(set) var actionHistory: [Action] = []
   /// Whether the test may end with tasks running; they are cancelled then.
-  public let allowsRunningTasksAtEnd: Bool
+  public var allowsRunningTasksAtEnd: Bool {
+    get { allowsRunningTasks.withLock { $0 } }
+    set { allowsRunningTasks.withLock { $0 = newValue } }
+  }
   /// Where failed expectations are reported.
   public let assertionProvider: any AssertionProvider
 
   private let store: FeatureStore<Feature>
   private let tasks = TaskManager()
+  /// NB: behind a lock, so that the nonisolated deinit can read it.
+  private let allowsRunningTasks: Mutex<Bool>
   private let createdAt: TestLocation
 
   /// Creates a test store running `feature` from `initialState`.
@@ -50,7 +56,7 @@ public final class FeatureTestStore<Feature: StoreFeature> {
   ) {
     self.store = FeatureStore(initialState: initialState, feature: feature, taskManager: tasks)
     self.assertionProvider = assertionProvider
-    self.allowsRunningTasksAtEnd = allowsRunningTasksAtEnd
+    self.allowsRunningTasks = Mutex(allowsRunningTasksAtEnd)
     self.createdAt = location
     store.willHandle = { [weak self] action in self?.actionHistory.append(action) }
   }
@@ -60,7 +66,7 @@ public final class FeatureTestStore<Feature: StoreFeature> {
   // this deinit runs in the test's task. (The store cancels its tasks in its own deinit.)
   deinit {
     let running = tasks.runningTaskCount
-    guard running > 0, !allowsRunningTasksAtEnd else { return }
+    guard running > 0, !allowsRunningTasks.withLock({ $0 }) else { return }
     assertionProvider.fail(
       "The test ended with \(running) task(s) still running. Await waitUntilIdle(), cancel them, "
         + "or set allowsRunningTasksAtEnd.",

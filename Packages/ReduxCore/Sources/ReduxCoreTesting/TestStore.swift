@@ -25,10 +25,15 @@ public final class TestStore<State: ReduxState, Action: ReduxAction> {
   /// The store under test.
   public let store: Store<State, Action>
   /// Whether the test may end with middleware tasks still running; they are cancelled then.
-  public let allowsRunningTasksAtEnd: Bool
+  public var allowsRunningTasksAtEnd: Bool {
+    get { allowsRunningTasks.withLock { $0 } }
+    set { allowsRunningTasks.withLock { $0 = newValue } }
+  }
 
   private let journal = ActionJournal<State, Action>()
   private let createdAt: SourceLocation
+  /// NB: behind a lock, so that the nonisolated deinit can read it.
+  private let allowsRunningTasks: Mutex<Bool>
 
   /// Creates a test store over a new `Store`.
   ///
@@ -51,7 +56,7 @@ public final class TestStore<State: ReduxState, Action: ReduxAction> {
     self.store = Store(
       initialState: initialState, middlewares: [journal.middleware()] + middlewares,
       resolvers: resolvers, reducers: reducers, queueCapacity: .max)
-    self.allowsRunningTasksAtEnd = allowsRunningTasksAtEnd
+    self.allowsRunningTasks = Mutex(allowsRunningTasksAtEnd)
     self.createdAt = sourceLocation
   }
 
@@ -67,7 +72,7 @@ public final class TestStore<State: ReduxState, Action: ReduxAction> {
         at: createdAt)
     }
     let running = store.tasks.runningTaskCount
-    if running > 0, !allowsRunningTasksAtEnd {
+    if running > 0, !allowsRunningTasks.withLock({ $0 }) {
       Self.fail(
         "The test ended with \(running) task(s) still running. Await finish(), or set "
           + "allowsRunningTasksAtEnd.",
