@@ -35,6 +35,7 @@ let package = Package(
         "FeatureKit", "FeatureKitTesting",
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
       ]
     ),
   ],

@@ -46,6 +46,7 @@ let package = Package(
         "Persistence",
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
       ]
     ),
     .testTarget(

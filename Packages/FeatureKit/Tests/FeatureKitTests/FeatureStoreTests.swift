@@ -1,4 +1,5 @@
 import FeatureKit
+import InMemoryLogging
 import Logging
 import Observation
 import ReduxCore
@@ -10,7 +11,7 @@ import Testing
   let gate = Gate()
   let clock = ManualClock()
 
-  func makeLoader(taskManager: TaskManager = TaskManager(), logger: LogRecorder? = nil)
+  func makeLoader(taskManager: TaskManager = TaskManager(), logger: InMemoryLogHandler? = nil)
     -> FeatureStore<Loader>
   {
     FeatureStore(
@@ -106,7 +107,7 @@ import Testing
   }
 
   @Test func aFailedTaskWithoutCatchIsLogged() async {
-    let logs = LogRecorder()
+    let logs = InMemoryLogHandler()
     let store = makeLoader(logger: logs)
     await store.send(.failUncaught).value
     let errors = logs.messages(at: .error)

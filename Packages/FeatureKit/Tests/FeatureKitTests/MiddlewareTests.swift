@@ -1,4 +1,5 @@
 import FeatureKit
+import InMemoryLogging
 import Logging
 import Testing
 
@@ -139,7 +140,7 @@ struct Counter: StoreFeature {
   }
 
   @Test func loggingMiddlewareLogsEachStepAtItsLevel() {
-    let logs = LogRecorder()
+    let logs = InMemoryLogHandler()
     let verbose = FeatureStore(
       initialState: Counter.State(),
       feature: Counter(configure: { $0.use(LoggingMiddleware(logger: logs.logger)) }))
@@ -149,7 +150,7 @@ struct Counter: StoreFeature {
     #expect(logs.messages(at: .info).first?.hasPrefix("✅ increment in ") == true)
     #expect(logs.messages(at: .info).first?.hasSuffix(" ms → none") == true)
 
-    let quiet = LogRecorder()
+    let quiet = InMemoryLogHandler()
     let failing = FeatureStore(
       initialState: Counter.State(),
       feature: Counter(configure: { [log] in
@@ -164,7 +165,7 @@ struct Counter: StoreFeature {
   }
 
   @Test func aMiddlewareFailureNoHandlerTakesIsLoggedWithTheStoresLogger() {
-    let logs = LogRecorder()
+    let logs = InMemoryLogHandler()
     let store = FeatureStore(
       initialState: Counter.State(),
       feature: Counter(configure: { [log] in

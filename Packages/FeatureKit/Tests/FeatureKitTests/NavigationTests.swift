@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Logging
 import Testing
 
@@ -100,7 +101,7 @@ import Testing
   }
 
   @Test func everyRefusalIsLoggedWithTheNavigatorsLogger() {
-    let logs = LogRecorder()
+    let logs = InMemoryLogHandler()
     let homeOnly = NavigationFlow<String>(stateTypeList: [Home.State.self]) { _ in "screen" }
     let navigator = Navigator(flow: homeOnly, root: home, logger: logs.logger)
     home.send(.openWithoutState)
@@ -121,7 +122,7 @@ import Testing
   /// With no navigator to log it, the view model running the reducer does: a reducer that
   /// ignores what `route` returns still leaves a trace.
   @Test func aRefusalNoNavigatorSeesIsLoggedByTheViewModelRunningTheReducer() {
-    let logs = LogRecorder()
+    let logs = InMemoryLogHandler()
     let home = ViewModelOf<Home>(
       initialState: Home.State(), reducer: Home(), logger: logs.logger)
     home.send(.open(1))  // ignores the refusal `route` returns

@@ -1,4 +1,5 @@
 import FeatureKit
+import InMemoryLogging
 import Logging
 import Observation
 import ReduxCoreTesting
@@ -11,7 +12,7 @@ import Testing
   let second = Gate()
   let reports = Reports()
 
-  func makeViewModel(logs: LogRecorder? = nil) -> ViewModelOf<Ticker> {
+  func makeViewModel(logs: InMemoryLogHandler? = nil) -> ViewModelOf<Ticker> {
     ViewModelOf<Ticker>(
       initialState: .init(),
       reducer: Ticker(clock: clock, gate: gate, second: second, reports: reports),
@@ -26,7 +27,7 @@ import Testing
   }
 
   @Test func errorsReachCatchWhichCanSendOrTheLogWithoutOne() async {
-    let logs = LogRecorder()
+    let logs = InMemoryLogHandler()
     let viewModel = makeViewModel(logs: logs)
     await viewModel.send(.fetchFailing).value
     #expect(reports.all == ["caught offline"])
@@ -49,7 +50,7 @@ import Testing
   /// A period of zero would tick without pause: the timer does not run, and says why.
   @Test(arguments: [Duration.zero, .seconds(-1)])
   func aTimerWithoutAPositiveIntervalDoesNotRunAndIsLogged(interval: Duration) async {
-    let logs = LogRecorder()
+    let logs = InMemoryLogHandler()
     let viewModel = makeViewModel(logs: logs)
     await viewModel.send(.startTimerEvery(interval)).value
     #expect(viewModel.ticks == 0 && viewModel.runningTaskCount == 0)

@@ -1,4 +1,5 @@
 import EntityTracking
+import InMemoryLogging
 import Logging
 import Persistence
 import Testing
@@ -58,7 +59,7 @@ import Testing
   }
 
   @Test func releasingWithUnpersistedChangesIsLogged() {
-    let logs = LogRecorder()
+    let logs = InMemoryLogHandler()
     do {
       let persistence = PersistenceMiddleware<AppState>(
         writers: [StateWriter(keyPath: \.items) { _, _ in }], logger: logs.logger)

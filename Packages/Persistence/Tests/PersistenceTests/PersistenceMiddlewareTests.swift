@@ -1,4 +1,5 @@
 import EntityTracking
+import InMemoryLogging
 import Logging
 import Persistence
 import ReduxCoreTesting
@@ -23,7 +24,7 @@ import Testing
 
   /// Out-of-range timings do not trap the app: they are clamped, and each change is logged.
   @Test func outOfRangeTimingsAreClampedAndLogged() {
-    let logs = LogRecorder()
+    let logs = InMemoryLogHandler()
     let persistence = PersistenceMiddleware<AppState>(
       writers: [], debounce: .milliseconds(-1), maxWait: .milliseconds(-5),
       retry: RetryPolicy(initialDelay: .zero), clock: ManualClock(), logger: logs.logger)
@@ -34,7 +35,7 @@ import Testing
         "PersistenceMiddleware: debounce -0.001 seconds is negative; using 0 seconds",
         "PersistenceMiddleware: maxWait -0.005 seconds is shorter than debounce; using 0.0 seconds",
       ])
-    let valid = LogRecorder()
+    let valid = InMemoryLogHandler()
     _ = PersistenceMiddleware<AppState>(writers: [], clock: ManualClock(), logger: valid.logger)
     #expect(valid.messages(at: .warning).isEmpty)
   }

@@ -1,4 +1,5 @@
 import EntityTracking
+import InMemoryLogging
 import Persistence
 import ReduxCoreTesting
 
@@ -8,7 +9,7 @@ import ReduxCoreTesting
 struct Harness {
   let clock = ManualClock()
   let recorder = PersistRecorder()
-  let logs = LogRecorder()
+  let logs = InMemoryLogHandler()
   let persistence: PersistenceMiddleware<AppState>
   var state = AppState()
 
