@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct MutationClientTests {
   let client = QueryClient(clock: ManualClock())
 
-  @Test func a_successful_mutation_invalidates_through_on_completed() async throws {
+  @Test func aSuccessfulMutationInvalidatesThroughOnCompleted() async throws {
     try await client.setQueryData(["user", 1], "Alice")
     let mutation = MutationClient(client: client)
     let result = await mutation.asyncPerform {
@@ -19,7 +19,7 @@ import Testing
     #expect(!mutation.isLoading && mutation.box.error == nil)
   }
 
-  @Test func a_failed_mutation_records_its_error_until_reset() async {
+  @Test func aFailedMutationRecordsItsErrorUntilReset() async {
     let mutation = MutationClient(client: client)
     let result = await mutation.asyncPerform { throw NetworkError() }
     #expect(throws: NetworkError.self) { try result.get() }
@@ -28,7 +28,7 @@ import Testing
     #expect(mutation.box.error == nil)
   }
 
-  @Test func a_typed_mutation_returns_its_value() async throws {
+  @Test func aTypedMutationReturnsItsValue() async throws {
     let mutation = MutationClient(client: client)
     let received = await mutation.asyncPerform {
       42
@@ -38,7 +38,7 @@ import Testing
     #expect(try received.get() == 42)
   }
 
-  @Test func a_running_mutation_is_loading() async {
+  @Test func aRunningMutationIsLoading() async {
     let mutation = MutationClient(client: client)
     let fn = QueryFunction<Void>(.success(()))
     fn.hold()
@@ -50,7 +50,7 @@ import Testing
     #expect(!mutation.isLoading)
   }
 
-  @Test func an_optimistic_update_shows_at_once_and_rolls_back_on_failure() async throws {
+  @Test func anOptimisticUpdateShowsAtOnceAndRollsBackOnFailure() async throws {
     try await client.setQueryData("todo", "write tests")
     let mutation = MutationClient(client: client)
     let fn = QueryFunction<Void>(.failure(NetworkError()))

@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct QueryBatchExecutorTests {
   let clock = ManualClock()
 
-  @Test func multiple_call_into_single_call() async {
+  @Test func multipleCallIntoSingleCall() async {
     let executor = QueryBatchExecutor(clock: clock)
     let runs = Counter()
     let calls = (0..<5).map { _ in
@@ -19,7 +19,7 @@ import Testing
     #expect(await executor.batchCount == 0)
   }
 
-  @Test func other_calls_resolved_after_first_call_resolved() async {
+  @Test func otherCallsResolvedAfterFirstCallResolved() async {
     let executor = QueryBatchExecutor(clock: clock)
     let fn = QueryFunction<Void>(.success(()))
     fn.hold()
@@ -41,7 +41,7 @@ import Testing
     #expect(fn.calls == 1)
   }
 
-  @Test func a_request_after_the_execution_starts_a_new_batch() async {
+  @Test func aRequestAfterTheExecutionStartsANewBatch() async {
     let executor = QueryBatchExecutor(clock: clock)
     let runs = Counter()
     for _ in 0..<2 {

@@ -7,7 +7,7 @@ import Testing
   let clock = ManualClock()
   var client: QueryClient { QueryClient(clock: clock) }
 
-  @Test func stale_time_0_expiration() async throws {
+  @Test func staleTime0Expiration() async throws {
     let client = client
     let fn = QueryFunction<String>(.success("Alice"))
     let first = await client.fetch(queryKey: "user", queryFn: fn.function)
@@ -19,7 +19,7 @@ import Testing
     #expect(fn.calls == 1)
   }
 
-  @Test func stale_time_elapsed_expiration_and_age_equal_to_stale_time_is_stale() async {
+  @Test func staleTimeElapsedExpirationAndAgeEqualToStaleTimeIsStale() async {
     let client = client
     let options = QueryOptions(staleTime: .seconds(1))
     let fn = QueryFunction<String>(.success("Alice"))
@@ -31,7 +31,7 @@ import Testing
     #expect(!(await client.fetch(queryKey: "user", options: options, queryFn: fn.function).isFresh))
   }
 
-  @Test func first_fetch_stores_cache_and_second_fetch_hits_fresh_cache() async throws {
+  @Test func firstFetchStoresCacheAndSecondFetchHitsFreshCache() async throws {
     let client = client
     let options = QueryOptions(staleTime: .seconds(60))
     let fn = QueryFunction<String>(.success("Alice"), .success("Bob"))
@@ -43,7 +43,7 @@ import Testing
     #expect(await client.getQueryData("user", as: String.self) == "Alice")
   }
 
-  @Test func fetch_failure_propagates_and_stores_error() async {
+  @Test func fetchFailurePropagatesAndStoresError() async {
     let client = client
     let fn = QueryFunction<String>(.failure(NetworkError()))
     let result = await client.fetch(queryKey: "user", queryFn: fn.function).result
@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test(arguments: [false, true])
-  func simultaneous_fetches_get_same_value_with_single_remote_fetch(forced: Bool) async throws {
+  func simultaneousFetchesGetSameValueWithSingleRemoteFetch(forced: Bool) async throws {
     let client = client
     let fn = QueryFunction<String>(.success("Alice"))
     fn.hold()
@@ -69,7 +69,7 @@ import Testing
     #expect(await client.getQueryData("user", as: String.self) == "Alice")
   }
 
-  @Test func the_in_flight_slot_is_released_once_so_the_next_forced_fetch_runs() async {
+  @Test func theInFlightSlotIsReleasedOnceSoTheNextForcedFetchRuns() async {
     let client = client
     let fn = QueryFunction<Int>(.success(1), .success(2))
     fn.hold()
@@ -86,7 +86,7 @@ import Testing
     #expect((try? third.result.get()) == 2)
   }
 
-  @Test func an_invalidation_during_a_fetch_does_not_bring_the_old_value_back() async {
+  @Test func anInvalidationDuringAFetchDoesNotBringTheOldValueBack() async {
     let client = client
     let fn = QueryFunction<String>(.success("before invalidation"))
     fn.hold()
@@ -98,7 +98,7 @@ import Testing
     #expect(await client.getQueryData("user", as: String.self) == nil)
   }
 
-  @Test func a_failed_refresh_keeps_the_cached_data_and_records_the_error() async {
+  @Test func aFailedRefreshKeepsTheCachedDataAndRecordsTheError() async {
     let client = client
     let fn = QueryFunction<String>(.success("Alice"), .failure(NetworkError()))
     _ = await client.fetch(queryKey: "user", queryFn: fn.function)
@@ -109,7 +109,7 @@ import Testing
     #expect(entry?.error is NetworkError)
   }
 
-  @Test func a_wrong_value_type_for_a_key_is_a_typed_error_and_overwrites_nothing() async {
+  @Test func aWrongValueTypeForAKeyIsATypedErrorAndOverwritesNothing() async {
     let client = client
     _ = await client.fetch(queryKey: "user") { "Alice" }
     let wrong = await client.fetch(queryKey: "user", forceRefresh: true) { 42 }
@@ -120,7 +120,7 @@ import Testing
     #expect(await client.getQueryData("user", as: String.self) == "Alice")
   }
 
-  @Test func invalidation_reaches_every_key_under_a_prefix_unless_exact() async {
+  @Test func invalidationReachesEveryKeyUnderAPrefixUnlessExact() async {
     let client = client
     for key: QueryKey in [["users", 1], ["users", 2], "users", "posts"] {
       _ = try? await client.setQueryData(key, "\(key)")
@@ -134,7 +134,7 @@ import Testing
     #expect(await client.getQueryData("posts", as: String.self) == "posts")
   }
 
-  @Test func set_query_data_returns_the_value_to_roll_back_to() async throws {
+  @Test func setQueryDataReturnsTheValueToRollBackTo() async throws {
     let client = client
     try await client.setQueryData("todo", "write tests")
     let previous = try await client.setQueryData("todo", "write tests (optimistic)")
@@ -144,7 +144,7 @@ import Testing
     #expect(await client.getQueryData("todo", as: String.self) == "write tests")
   }
 
-  @Test func cancel_queries_cancels_the_fetch_in_flight_and_frees_its_slot() async {
+  @Test func cancelQueriesCancelsTheFetchInFlightAndFreesItsSlot() async {
     let client = client
     let fn = QueryFunction<String>(.success("Alice"))
     fn.hold()
@@ -179,14 +179,14 @@ import Testing
     #expect(fn.calls == 1)
   }
 
-  @Test func fetch_query_revalidates_a_stale_value() async throws {
+  @Test func fetchQueryRevalidatesAStaleValue() async throws {
     let client = client
     let fn = QueryFunction<Int>(.success(1), .success(2))
     #expect(try await client.fetchQuery(queryKey: "n", queryFn: fn.function).get() == 1)
     #expect(try await client.fetchQuery(queryKey: "n", queryFn: fn.function).get() == 2)
   }
 
-  @Test func an_unobserved_entry_is_collected_gc_time_after_its_fetch() async {
+  @Test func anUnobservedEntryIsCollectedGcTimeAfterItsFetch() async {
     let client = client
     let options = QueryOptions(gcTime: .seconds(10))
     _ = await client.fetch(queryKey: "user", options: options) { "Alice" }
@@ -196,7 +196,7 @@ import Testing
     while await client.cache.count > 0 { await Task.yield() }
   }
 
-  @Test func an_observed_entry_is_kept_and_collected_gc_time_after_its_last_observer_left() async {
+  @Test func anObservedEntryIsKeptAndCollectedGcTimeAfterItsLastObserverLeft() async {
     let client = client
     let options = QueryOptions(gcTime: .seconds(10))
     do {

@@ -3,7 +3,7 @@ import QueryCache
 import Testing
 
 @Suite struct QueryKeyTests {
-  @Test func array_literal_accepts_any_and_joins_by_slash() {
+  @Test func arrayLiteralAcceptsAnyAndJoinsBySlash() {
     let key: QueryKey = [
       "users", 123, UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
     ]
@@ -11,13 +11,13 @@ import Testing
     #expect(key.description == "users/123/00000000-0000-0000-0000-000000000000")
   }
 
-  @Test func string_literal_single_part() {
+  @Test func stringLiteralSinglePart() {
     let key: QueryKey = "users"
     #expect(key.parts == ["users"])
     #expect(key.description == "users")
   }
 
-  @Test func a_key_is_under_its_prefixes() {
+  @Test func aKeyIsUnderItsPrefixes() {
     let key: QueryKey = ["users", 1, "posts"]
     #expect(key.hasPrefix("users"))
     #expect(key.hasPrefix(["users", 1]))

@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct QueryObserverTests {
   let clock = ManualClock()
 
-  @Test func fetch_shows_loading_then_the_value() async {
+  @Test func fetchShowsLoadingThenTheValue() async {
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<Int>(.success(1))
     let observer = QueryObserver(client: client, queryKey: "n", queryFn: fn.function)
@@ -22,7 +22,7 @@ import Testing
     #expect(!observer.box.isLoading)
   }
 
-  @Test func refetch_when_cache_is_stale() async {
+  @Test func refetchWhenCacheIsStale() async {
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<Int>(.success(1), .success(2))
     var completed: [Int] = []
@@ -39,7 +39,7 @@ import Testing
     #expect(completed == [1, 1, 2])
   }
 
-  @Test func a_failed_background_refresh_keeps_the_stale_data_and_shows_the_error() async {
+  @Test func aFailedBackgroundRefreshKeepsTheStaleDataAndShowsTheError() async {
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<Int>(.success(1), .failure(NetworkError()))
     let observer = QueryObserver(client: client, queryKey: "n", queryFn: fn.function)
@@ -49,7 +49,7 @@ import Testing
     #expect(observer.box.error is NetworkError)
   }
 
-  @Test func state_has_refreshed_value_after_invalidation_without_a_refetch_loop() async {
+  @Test func stateHasRefreshedValueAfterInvalidationWithoutARefetchLoop() async {
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<Int>(.success(1), .success(2), .success(3))
     let observer = QueryObserver(client: client, queryKey: ["n", 1], queryFn: fn.function)
@@ -57,7 +57,7 @@ import Testing
     let subscription = Task { await observer.subscribe() }
     while await client.cache.invalidationStreamCount(queryKey: ["n", 1]) == 0 { await Task.yield() }
     await client.invalidate("n")
-    await until { observer.box.data == 2 }
+    await waitUntil { observer.box.data == 2 }
     // NB: once the subscription has ended, nothing can refetch: the count is final.
     subscription.cancel()
     await subscription.value
@@ -65,16 +65,16 @@ import Testing
     #expect(observer.box.data == 2)
   }
 
-  @Test func value_is_updated_by_sync_stream() async throws {
+  @Test func valueIsUpdatedBySyncStream() async throws {
     let client = QueryClient(clock: clock)
     let observer = QueryObserver(client: client, queryKey: "n") { 1 }
     await observer.fetch()
     try await client.setQueryData("n", 2)
-    await until { observer.box.data == 2 }
+    await waitUntil { observer.box.data == 2 }
     #expect(observer.box.data == 2)
   }
 
-  @Test func releasing_the_observer_stops_observing_the_entry() async {
+  @Test func releasingTheObserverStopsObservingTheEntry() async {
     let client = QueryClient(clock: clock)
     var observer: QueryObserver<Int>? = QueryObserver(client: client, queryKey: "n") { 1 }
     await observer?.fetch()
@@ -86,7 +86,7 @@ import Testing
     #expect(await client.cache.observerCount(queryKey: "n") == 0)
   }
 
-  @Test func appear_refetches_a_stale_value_only_when_the_options_ask_for_it() async {
+  @Test func appearRefetchesAStaleValueOnlyWhenTheOptionsAskForIt() async {
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<Int>(.success(1), .success(2), .success(3))
     let quiet = QueryObserver(

@@ -102,7 +102,7 @@ import Testing
     let other = QueryObserver(client: client, queryKey: "n", queryFn: fn.function)
     await clock.advance(by: .seconds(1))
     await other.refresh()
-    await until { shown.box.data == 2 }
+    await waitUntil { shown.box.data == 2 }
     #expect(shown.box.source == .cache && shown.box.dataUpdatedAt == .seconds(1))
   }
 }

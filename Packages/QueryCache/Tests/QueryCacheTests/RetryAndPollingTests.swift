@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct RetryAndPollingTests {
   let clock = ManualClock()
 
-  @Test func a_failing_query_is_retried_with_exponential_backoff_on_the_clock() async throws {
+  @Test func aFailingQueryIsRetriedWithExponentialBackoffOnTheClock() async throws {
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<String>(
       .failure(NetworkError()), .failure(NetworkError()), .success("Alice"))
@@ -15,12 +15,12 @@ import Testing
       await client.fetch(queryKey: "user", options: options, queryFn: fn.function)
     }
     await fn.waitForCalls(1)
-    while clock.sleeperCount == 0 { await Task.yield() }
+    await clock.waitForSleepers()
     await clock.advance(by: .milliseconds(999))
     #expect(fn.calls == 1)
     await clock.advance(by: .milliseconds(1))
     await fn.waitForCalls(2)
-    while clock.sleeperCount == 0 { await Task.yield() }
+    await clock.waitForSleepers()
     await clock.advance(by: .milliseconds(1_999))  // the second wait is twice as long
     #expect(fn.calls == 2)
     await clock.advance(by: .milliseconds(1))
@@ -28,21 +28,21 @@ import Testing
     #expect(fn.calls == 3)
   }
 
-  @Test func retries_stop_at_the_count_and_the_error_reaches_the_caller() async {
+  @Test func retriesStopAtTheCountAndTheErrorReachesTheCaller() async {
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<String>(.failure(NetworkError()))
     let options = QueryOptions(retry: QueryRetry(count: 1, initialDelay: .seconds(1)))
     let fetch = Task {
       await client.fetch(queryKey: "user", options: options, queryFn: fn.function)
     }
-    while clock.sleeperCount == 0 { await Task.yield() }
+    await clock.waitForSleepers()
     await clock.advance(by: .seconds(1))
     let result = await fetch.value.result
     #expect(throws: NetworkError.self) { try result.get() }
     #expect(fn.calls == 2)
   }
 
-  @Test func the_default_is_no_retry() async {
+  @Test func theDefaultIsNoRetry() async {
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<String>(.failure(NetworkError()))
     _ = await client.fetch(queryKey: "user", queryFn: fn.function)
@@ -51,7 +51,7 @@ import Testing
   }
 
   @MainActor
-  @Test func a_subscribed_observer_polls_every_refetch_interval() async {
+  @Test func aSubscribedObserverPollsEveryRefetchInterval() async {
     let client = QueryClient(clock: clock)
     let fn = QueryFunction<Int>(.success(1), .success(2), .success(3))
     let observer = QueryObserver(
@@ -60,9 +60,9 @@ import Testing
     await observer.fetch()
     let subscription = Task { await observer.subscribe() }
     for expected in [2, 3] {
-      while clock.sleeperCount == 0 { await Task.yield() }
+      await clock.waitForSleepers()
       await clock.advance(by: .seconds(5))
-      while observer.box.data != expected { await Task.yield() }
+      await waitUntil { observer.box.data == expected }
     }
     subscription.cancel()
     await subscription.value

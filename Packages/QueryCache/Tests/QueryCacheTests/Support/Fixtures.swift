@@ -1,4 +1,3 @@
-import Observation
 import Synchronization
 
 /// Counts the calls of a query function and can hold them until released.
@@ -8,6 +7,8 @@ final class QueryFunction<Value: Sendable>: Sendable {
     var isHolding = false
     var held: [CheckedContinuation<Void, Never>] = []
     var results: [Result<Value, any Error>]
+    /// Tests waiting for this many calls.
+    var callWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
   private let state: Mutex<State>
@@ -32,7 +33,14 @@ final class QueryFunction<Value: Sendable>: Sendable {
 
   /// Suspends until `count` calls started.
   func waitForCalls(_ count: Int) async {
-    while calls < count { await Task.yield() }
+    await withCheckedContinuation { continuation in
+      let isReached = state.withLock { state in
+        guard state.calls < count else { return true }
+        state.callWaiters.append((count, continuation))
+        return false
+      }
+      if isReached { continuation.resume() }
+    }
   }
 
   var function: @Sendable () async throws -> Value {
@@ -40,11 +48,15 @@ final class QueryFunction<Value: Sendable>: Sendable {
   }
 
   private func call() async throws -> Value {
-    let (result, holds) = state.withLock { state in
+    let (result, holds, reached) = state.withLock { state in
       state.calls += 1
       let result = state.results.count > 1 ? state.results.removeFirst() : state.results[0]
-      return (result, state.isHolding)
+      let calls = state.calls
+      let reached = state.callWaiters.filter { $0.count <= calls }.map(\.continuation)
+      state.callWaiters.removeAll { $0.count <= calls }
+      return (result, state.isHolding, reached)
     }
+    for waiter in reached { waiter.resume() }
     if holds {
       await withCheckedContinuation { continuation in
         let released = state.withLock { state in
@@ -66,19 +78,4 @@ final class Counter: Sendable {
   private let count = Mutex(0)
   var value: Int { count.withLock { $0 } }
   func increment() { count.withLock { $0 += 1 } }
-}
-
-/// Suspends until `condition` holds, checking it again each time an observable property it read
-/// changes (Observation), rather than spinning.
-@MainActor
-func until(_ condition: @escaping @MainActor () -> Bool) async {
-  while !condition() {
-    await withCheckedContinuation { continuation in
-      withObservationTracking {
-        _ = condition()
-      } onChange: {
-        continuation.resume()
-      }
-    }
-  }
 }
