@@ -127,4 +127,16 @@ import Testing
     #expect(changes.all == ["state replaced"])
     await fetch.value
   }
+
+  /// A test waits for a view model's procedures, and for what they sent, by one call.
+  @Test func waitUntilIdleWaitsForProceduresAndWhatTheySent() async {
+    let viewModel = makeViewModel()
+    viewModel.send(.merged)  // two procedures, each waiting for its gate before sending
+    #expect(viewModel.runningTaskCount == 1)
+    gate.open()
+    second.open()
+    await viewModel.waitUntilIdle()
+    #expect(viewModel.runningTaskCount == 0)
+    #expect(viewModel.received.sorted() == [1, 2])
+  }
 }

@@ -136,6 +136,20 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol, Obser
   /// The number of procedures still running.
   public var runningTaskCount: Int { tasks.runningTaskCount }
 
+  /// Suspends until no procedure of this view model runs, including those started by actions
+  /// its procedures sent (a child view model's procedures run on the child's own runtime).
+  ///
+  /// ```swift
+  /// viewModel.send(.load)
+  /// await viewModel.waitUntilIdle()
+  /// #expect(viewModel.items.count == 3)
+  /// ```
+  ///
+  /// - Complexity: O(1) to register; it resumes when the last procedure ends.
+  public func waitUntilIdle() async {
+    await tasks.waitUntilIdle()
+  }
+
   /// A view model for the child state at `keyPath`, whose events reach this view model as the
   /// actions `event` maps them to (synchronously; `nil` delivers nothing). The same child state
   /// gets the same view model.
