@@ -7,16 +7,6 @@ import ReduxKit
 final class CounterState: ReduxState {
   var count = 0
   var errors: [String] = []
-  var readOnly: ReadOnly { ReadOnly(self) }
-
-  @MainActor
-  @Observable
-  final class ReadOnly: ReduxReadOnlyState {
-    private let state: CounterState
-    init(_ state: CounterState) { self.state = state }
-    var count: Int { state.count }
-    var errors: [String] { state.errors }
-  }
 }
 
 enum CounterAction: ReduxAction {

@@ -5,10 +5,25 @@ public import Observation
 /// Only reducers receive the mutable state. Everything else (middleware tasks, resolvers,
 /// completions, readers of the store) sees the ``ReadOnly`` projection.
 ///
+/// By default the projection is a ``ReadOnlyView``, which reads every property and writes
+/// none, so a state needs nothing but its properties:
+///
 /// ```swift
 /// @MainActor @Observable
 /// final class CounterState: ReduxState {
 ///   var count = 0
+/// }
+/// store.count            // 0, through the store's read-only view
+/// ```
+///
+/// A state that shows readers less than it holds (or computes what they see) declares its own
+/// projection instead:
+///
+/// ```swift
+/// @MainActor @Observable
+/// final class CounterState: ReduxState {
+///   var count = 0
+///   private var history: [Int] = []
 ///   // Computed: the store reads it once. A stored projection would form a retain cycle.
 ///   var readOnly: ReadOnly { ReadOnly(self) }
 ///
@@ -22,8 +37,9 @@ public import Observation
 /// ```
 @MainActor
 public protocol ReduxState: AnyObject, Observable, Sendable {
-  /// The read-only projection handed to everything but reducers.
-  associatedtype ReadOnly: ReduxReadOnlyState where ReadOnly.State == Self
+  /// The read-only projection handed to everything but reducers; by default a
+  /// ``ReadOnlyView`` of every property.
+  associatedtype ReadOnly: ReduxReadOnlyState = ReadOnlyView<Self> where ReadOnly.State == Self
 
   /// The read-only projection of this state. The store reads it once, at initialisation.
   var readOnly: ReadOnly { get }
@@ -40,4 +56,9 @@ public protocol ReduxReadOnlyState: AnyObject, Observable, Sendable {
 
   /// Creates the projection of `state`.
   init(_ state: State)
+}
+
+extension ReduxState where ReadOnly == ReadOnlyView<Self> {
+  /// A read-only view of every property.
+  public var readOnly: ReadOnlyView<Self> { ReadOnlyView(self) }
 }
