@@ -14,15 +14,6 @@ enum CounterAction: ReduxAction {
   case add(Int)
   case reset
   case recordError(String)
-
-  var id: String {
-    switch self {
-    case .increment: "increment"
-    case .add: "add"
-    case .reset: "reset"
-    case .recordError: "recordError"
-    }
-  }
 }
 
 struct NegativeAmount: Error, CustomStringConvertible {

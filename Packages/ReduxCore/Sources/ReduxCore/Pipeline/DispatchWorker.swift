@@ -101,7 +101,9 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     -> DispatchError?
   {
     let pending = Pending(action: action, limited: limit > 0, completion: completion)
-    switch dispatcher.enqueue(pending, id: action.id, limit: limit) {
+    // NB: the id only counts for a rate-limited dispatch; an unlimited one does not compute it
+    // (a derived id reflects on the action).
+    switch dispatcher.enqueue(pending, id: limit > 0 ? action.id : "", limit: limit) {
     case .accepted(let scheduleDrain):
       if scheduleDrain { self.scheduleDrain() }
       return nil
