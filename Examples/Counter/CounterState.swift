@@ -1,4 +1,3 @@
-import Observation
 import ReduxKit
 
 /// The counter's state: a count and how many increments were refused.

@@ -1,4 +1,3 @@
-import Observation
 import ReduxKit
 
 /// The inbox: a list of messages; opening one pushes its screen.
