@@ -31,9 +31,22 @@ public actor QueryClientCache {
   // caller of a key and outlive no caller's interest, and their lifetime is the entry's fetch
   // slot, which the machine already tracks; the gc timers, which need ids and cancellation by
   // key, run on TaskManager.
-  private var entries: [QueryKey: Entry] = [:]
-  private var syncStreams: [QueryKey: [Int: AsyncStream<Void>.Continuation]] = [:]
-  private var invalidationStreams: [QueryKey: [Int: AsyncStream<Void>.Continuation]] = [:]
+  private var entries: [QueryKey: Entry] = [:] {
+    didSet { resumeSatisfiedWaiters() }
+  }
+  private var syncStreams: [QueryKey: [Int: AsyncStream<Void>.Continuation]] = [:] {
+    didSet { resumeSatisfiedWaiters() }
+  }
+  private var invalidationStreams: [QueryKey: [Int: AsyncStream<Void>.Continuation]] = [:] {
+    didSet { resumeSatisfiedWaiters() }
+  }
+  /// Who waits for a condition on the cache (``waitUntil(_:)``), checked after each change.
+  private var conditionWaiters:
+    [(
+      condition: @Sendable (isolated QueryClientCache) -> Bool,
+      waiter: CheckedContinuation<Void, Never>
+    )] =
+      []
   private var nextID = 0
   private let clock: ClockReader
   private let collector = TaskManager()
@@ -63,6 +76,26 @@ public actor QueryClientCache {
     }
     return QueryCacheEntry(
       data: entry.value as? Value, error: entry.error, updatedAt: entry.updatedAt)
+  }
+
+  /// Suspends until `condition` holds of the cache, checked after every change to its entries
+  /// and streams: how a test waits for concurrent callers to join a fetch, or for a gc timer
+  /// to evict an entry, without polling.
+  ///
+  /// - Parameter condition: What to wait for, read on the cache.
+  func waitUntil(_ condition: @escaping @Sendable (isolated QueryClientCache) -> Bool) async {
+    guard !condition(self) else { return }
+    await withCheckedContinuation { conditionWaiters.append((condition, $0)) }
+  }
+
+  private func resumeSatisfiedWaiters() {
+    // NB: one branch on every change when nobody waits, which is always outside tests.
+    guard !conditionWaiters.isEmpty else { return }
+    let waiting = conditionWaiters
+    conditionWaiters = []
+    for entry in waiting {
+      if entry.condition(self) { entry.waiter.resume() } else { conditionWaiters.append(entry) }
+    }
   }
 
   /// The name of the type of the values `queryKey` holds, if it has an entry.

@@ -12,7 +12,7 @@ import Testing
     let calls = (0..<5).map { _ in
       Task { await executor.batchExecution(queryKey: "user") { runs.increment() } }
     }
-    while await executor.batchCount == 0 { await Task.yield() }
+    await clock.waitForSleepers()  // the batch waits out its debounce window
     await clock.advance(by: .milliseconds(100))
     for call in calls { await call.value }
     #expect(runs.value == 1)
@@ -26,7 +26,7 @@ import Testing
     let first = Task {
       await executor.batchExecution(queryKey: "user") { _ = try? await fn.function() }
     }
-    while await executor.batchCount == 0 { await Task.yield() }
+    await clock.waitForSleepers()  // the batch waits out its debounce window
     let returned = Counter()
     let second = Task {
       await executor.batchExecution(queryKey: "user") { _ = try? await fn.function() }
@@ -46,7 +46,7 @@ import Testing
     let runs = Counter()
     for _ in 0..<2 {
       let call = Task { await executor.batchExecution(queryKey: "user") { runs.increment() } }
-      while await executor.batchCount == 0 { await Task.yield() }
+      await clock.waitForSleepers()  // the batch waits out its debounce window
       await clock.advance(by: .milliseconds(100))
       await call.value
     }

@@ -62,7 +62,7 @@ import Testing
       }
     }
     await fn.waitForCalls(1)
-    while await client.cache.joinedCount(queryKey: "user") < 4 { await Task.yield() }
+    await client.cache.waitUntil { $0.joinedCount(queryKey: "user") >= 4 }
     fn.release()
     for fetch in fetches { #expect(try await fetch.value.get() == "Alice") }
     #expect(fn.calls == 1)
@@ -78,7 +78,7 @@ import Testing
       await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function)
     }
     await fn.waitForCalls(1)
-    while await client.cache.joinedCount(queryKey: "n") < 1 { await Task.yield() }
+    await client.cache.waitUntil { $0.joinedCount(queryKey: "n") >= 1 }
     fn.release()
     _ = await (first.value, second.value)
     let third = await client.fetch(queryKey: "n", forceRefresh: true, queryFn: fn.function)
@@ -168,7 +168,7 @@ import Testing
     let first = Task { await client.fetch(queryKey: ["user", 1], queryFn: fn.function) }
     await fn.waitForCalls(1)
     let second = Task { await client.fetch(queryKey: ["user", 1], queryFn: fn.function) }
-    while await client.cache.joinedCount(queryKey: ["user", 1]) < 1 { await Task.yield() }
+    await client.cache.waitUntil { $0.joinedCount(queryKey: ["user", 1]) >= 1 }
     await client.cancelQueries("user")
     for caller in [first, second] {
       let result = await caller.value.result  // NB: returns while fn is still held
@@ -193,7 +193,7 @@ import Testing
     await clock.advance(by: .milliseconds(9_999))
     #expect(await client.cache.count == 1)
     await clock.advance(by: .milliseconds(1))
-    while await client.cache.count > 0 { await Task.yield() }
+    await client.cache.waitUntil { $0.count == 0 }
   }
 
   @Test func anObservedEntryIsKeptAndCollectedGcTimeAfterItsLastObserverLeft() async {
@@ -207,9 +207,9 @@ import Testing
       withExtendedLifetime(stream) {}
     }
     // The observer left: its stream is gone.
-    while await client.cache.observerCount(queryKey: "user") > 0 { await Task.yield() }
+    await client.cache.waitUntil { $0.observerCount(queryKey: "user") == 0 }
     await clock.advance(by: .seconds(10))
-    while await client.cache.count > 0 { await Task.yield() }
+    await client.cache.waitUntil { $0.count == 0 }
   }
 
   @Test func invalidationYieldsAnEventForItsKeyAndPrefixesOnly() async {

@@ -55,7 +55,7 @@ import Testing
     let observer = QueryObserver(client: client, queryKey: ["n", 1], queryFn: fn.function)
     await observer.fetch()
     let subscription = Task { await observer.subscribe() }
-    while await client.cache.invalidationStreamCount(queryKey: ["n", 1]) == 0 { await Task.yield() }
+    await client.cache.waitUntil { $0.invalidationStreamCount(queryKey: ["n", 1]) > 0 }
     await client.invalidate("n")
     await waitUntil { observer.box.data == 2 }
     // NB: once the subscription has ended, nothing can refetch: the count is final.
@@ -78,11 +78,11 @@ import Testing
     let client = QueryClient(clock: clock)
     var observer: QueryObserver<Int>? = QueryObserver(client: client, queryKey: "n") { 1 }
     await observer?.fetch()
-    while await client.cache.observerCount(queryKey: "n") == 0 { await Task.yield() }
+    await client.cache.waitUntil { $0.observerCount(queryKey: "n") > 0 }
     #expect(await client.cache.observerCount(queryKey: "n") == 1)
     observer = nil
     // NB: the observer's isolated deinit ends its sync stream in a task of its own.
-    while await client.cache.observerCount(queryKey: "n") > 0 { await Task.yield() }
+    await client.cache.waitUntil { $0.observerCount(queryKey: "n") == 0 }
     #expect(await client.cache.observerCount(queryKey: "n") == 0)
   }
 

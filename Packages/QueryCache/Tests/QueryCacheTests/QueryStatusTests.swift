@@ -38,7 +38,7 @@ import Testing
     let first = Task { await client.fetchResult(queryKey: "n", queryFn: fn.function) }
     await fn.waitForCalls(1)
     let second = Task { await client.fetchResult(queryKey: "n", queryFn: fn.function) }
-    while await client.cache.joinedCount(queryKey: "n") == 0 { await Task.yield() }
+    await client.cache.waitUntil { $0.joinedCount(queryKey: "n") > 0 }
     await clock.advance(by: .seconds(3))
     fn.release()
     for caller in [first, second] {
