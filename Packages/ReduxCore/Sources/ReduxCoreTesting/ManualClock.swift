@@ -94,13 +94,16 @@ public final class ManualClock: Clock, Sendable {
     }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let (isDue, satisfied) = state.withLock {
-          state -> (Bool, [CheckedContinuation<Void, Never>]) in
-          guard deadline > state.now else { return (true, []) }
+        // NB: a cancellation that came before the sleeper was registered found nothing to
+        // cancel; checked under the lock, it cannot slip between the two.
+        let (outcome, satisfied) = state.withLock {
+          state -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
+          guard deadline > state.now else { return (.success(()), []) }
+          guard !Task.isCancelled else { return (.failure(CancellationError()), []) }
           state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-          return (false, state.satisfiedWaiters())
+          return (nil, state.satisfiedWaiters())
         }
-        if isDue { continuation.resume() }
+        if let outcome { continuation.resume(with: outcome) }
         for waiter in satisfied { waiter.resume() }
       }
     } onCancel: {

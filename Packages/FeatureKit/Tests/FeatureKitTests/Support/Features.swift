@@ -76,7 +76,7 @@ struct Loader: StoreFeature {
       case .load(let id):
         state.isLoading = true
         return .run(id: id) { send in
-          await gate.wait()
+          try await gate.wait()
           await send(.loaded(42))
         }
       case .loaded(let value):

@@ -85,24 +85,24 @@ final class Ticker: FeatureReducer {
     case .merged:
       return .merge(
         .run { send in
-          await gate.wait()
+          try await gate.wait()
           await send(.received(1))
         },
         .run { send in
-          await second.wait()
+          try await second.wait()
           await send(.received(2))
         })
     case .sequenced:
       return .sequence(
         .run { send in
-          await gate.wait()
+          try await gate.wait()
           await send(.received(1))
           reports.append("first ended")
         },
         .none,
         .run { send in
           reports.append("second started")
-          await second.wait()
+          try await second.wait()
           await send(.received(2))
         })
     case .received(let value):

@@ -1,3 +1,4 @@
+import ReduxCoreTesting
 import Synchronization
 
 /// Records every `persist` call of every writer, can fail the next calls, and can hold calls
@@ -10,18 +11,17 @@ final class PersistRecorder: Sendable {
   }
 
   private struct State {
-    var calls: [Call] = []
     var failuresLeft = 0
     var isHolding = false
     var held: [CheckedContinuation<Void, Never>] = []
-    var callWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     var running = 0
     var mostRunning = 0
   }
 
   private let state = Mutex(State())
+  private let recorder = CallRecorder<Call>()
 
-  var calls: [Call] { state.withLock { $0.calls } }
+  var calls: [Call] { recorder.calls }
   /// The most `persist` calls that ever ran at the same time.
   var mostRunning: Int { state.withLock { $0.mostRunning } }
 
@@ -46,14 +46,7 @@ final class PersistRecorder: Sendable {
 
   /// Suspends until at least `count` calls were recorded.
   func waitForCalls(_ count: Int) async {
-    await withCheckedContinuation { continuation in
-      let reached = state.withLock { state in
-        if state.calls.count >= count { return true }
-        state.callWaiters.append((count, continuation))
-        return false
-      }
-      if reached { continuation.resume() }
-    }
+    await recorder.waitForCalls(count)
   }
 
   /// The `persist` function of a writer named `writer`.
@@ -67,15 +60,12 @@ final class PersistRecorder: Sendable {
   }
 
   private func record(_ call: Call) async throws {
-    let (reached, shouldHold) = state.withLock { state in
-      state.calls.append(call)
+    let shouldHold = state.withLock { state in
       state.running += 1
       state.mostRunning = max(state.mostRunning, state.running)
-      let reached = state.callWaiters.filter { state.calls.count >= $0.count }.map(\.continuation)
-      state.callWaiters.removeAll { state.calls.count >= $0.count }
-      return (reached, state.isHolding)
+      return state.isHolding
     }
-    for waiter in reached { waiter.resume() }
+    recorder.record(call)
     if shouldHold {
       await withCheckedContinuation { continuation in
         let released = state.withLock { state in

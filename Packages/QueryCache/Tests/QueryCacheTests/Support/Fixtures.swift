@@ -1,24 +1,23 @@
+import ReduxCoreTesting
 import Synchronization
 
 /// Counts the calls of a query function and can hold them until released.
 final class QueryFunction<Value: Sendable>: Sendable {
   private struct State {
-    var calls = 0
     var isHolding = false
     var held: [CheckedContinuation<Void, Never>] = []
     var results: [Result<Value, any Error>]
-    /// Tests waiting for this many calls.
-    var callWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
   private let state: Mutex<State>
+  private let recorder = CallRecorder<Void>()
 
   /// A function returning `results` in turn (the last one repeats).
   init(_ results: Result<Value, any Error>...) {
     state = Mutex(State(results: results))
   }
 
-  var calls: Int { state.withLock { $0.calls } }
+  var calls: Int { recorder.count }
 
   func hold() { state.withLock { $0.isHolding = true } }
 
@@ -33,14 +32,7 @@ final class QueryFunction<Value: Sendable>: Sendable {
 
   /// Suspends until `count` calls started.
   func waitForCalls(_ count: Int) async {
-    await withCheckedContinuation { continuation in
-      let isReached = state.withLock { state in
-        guard state.calls < count else { return true }
-        state.callWaiters.append((count, continuation))
-        return false
-      }
-      if isReached { continuation.resume() }
-    }
+    await recorder.waitForCalls(count)
   }
 
   var function: @Sendable () async throws -> Value {
@@ -48,15 +40,11 @@ final class QueryFunction<Value: Sendable>: Sendable {
   }
 
   private func call() async throws -> Value {
-    let (result, holds, reached) = state.withLock { state in
-      state.calls += 1
+    let (result, holds) = state.withLock { state in
       let result = state.results.count > 1 ? state.results.removeFirst() : state.results[0]
-      let calls = state.calls
-      let reached = state.callWaiters.filter { $0.count <= calls }.map(\.continuation)
-      state.callWaiters.removeAll { $0.count <= calls }
-      return (result, state.isHolding, reached)
+      return (result, state.isHolding)
     }
-    for waiter in reached { waiter.resume() }
+    recorder.record()
     if holds {
       await withCheckedContinuation { continuation in
         let released = state.withLock { state in

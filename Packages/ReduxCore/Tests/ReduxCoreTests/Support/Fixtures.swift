@@ -72,27 +72,6 @@ func logging(_ id: String) -> Reduce {
   Reduce(id: id) { $0.state.log.append(id) }
 }
 
-/// A one-shot signal a task can wait for, opened by the test.
-final class Gate: Sendable {
-  private let stream: AsyncStream<Void>
-  private let continuation: AsyncStream<Void>.Continuation
-
-  init() {
-    (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-  }
-
-  func open() {
-    continuation.yield()
-    continuation.finish()
-  }
-
-  /// Waits until opened; throws `CancellationError` if the task is cancelled first.
-  func wait() async throws {
-    for await _ in stream { return }
-    try Task.checkCancellation()
-  }
-}
-
 /// A thread-safe list the tests append to from anywhere.
 final class Trace: Sendable {
   private let items = Mutex<[String]>([])

@@ -1,4 +1,5 @@
 import ReduxCore
+import ReduxCoreTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) @MainActor
