@@ -1,3 +1,10 @@
+/// The origin of the pipeline's timings (``DispatchWorker/now()``).
+///
+/// NB: a global rather than a stored property of the worker: `ContinuousClock.Instant` is a
+/// resilient type, and a stored one makes the offsets of every stored property after it
+/// computed at run time, through its metadata, on every access.
+@usableFromInline let timingEpoch = ContinuousClock.now
+
 /// Runs the pipeline on the main actor: drains the ``Dispatcher`` in batches, folds middlewares
 /// around the reducers, routes errors to the resolvers, launches middleware tasks, and owns the
 /// state subscriptions.
@@ -29,8 +36,8 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   /// Who waits for an action's result.
   @usableFromInline typealias Completion = DispatchCompletion<State>
 
-  @usableFromInline let state: State
-  @usableFromInline let readOnly: State.ReadOnly
+  @usableFromInline nonisolated let state: State
+  @usableFromInline nonisolated let readOnly: State.ReadOnly
   // NB: the stages are `var` only so that shutdown() can release them (see releaseStages()).
   // They are read on every action and written once, by shutdown() on the main actor, never
   // while a read is open: each read copies the element out before calling it. So the hot path
@@ -43,8 +50,6 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   @usableFromInline nonisolated let reducerIDs: [String]
   nonisolated let resolverIDs: [String]
   @usableFromInline nonisolated let onLog: (@Sendable (Log) -> Void)?
-  /// The origin of the timings' ``now()``.
-  @usableFromInline nonisolated let epoch = ContinuousClock.now
   @usableFromInline nonisolated let dispatcher: Dispatcher<Pending>
   nonisolated let tasks = TaskManager()
   /// Flags `0 ..< reducerFlagOffset` belong to middlewares (`next`, `complete`), the rest to
@@ -54,7 +59,8 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   // access on this path). Safe: they are main-actor isolated, so never accessed concurrently,
   // and no access to them spans a call that could reach them again (`nextBatch(into:)` runs
   // under the dispatcher's lock and calls no user code).
-  @exclusivity(unchecked) @usableFromInline var spareFrame: DispatchFrame
+  /// The frame the next action reuses; `nil` once shut down (it holds this worker).
+  @exclusivity(unchecked) @usableFromInline var spareFrame: DispatchFrame?
   /// The batch being processed and the position of its next action. They outlive a drain job:
   /// a job that runs out of time leaves the rest of its batch for the next job.
   @exclusivity(unchecked) @usableFromInline var batch: [Pending] = []
@@ -81,7 +87,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     self.onLog = onLog
     self.dispatcher = Dispatcher(capacity: max(queueCapacity, 1))
     self.reducerFlagOffset = 2 * middlewares.count
-    self.spareFrame = DispatchFrame(flagCount: 2 * middlewares.count + reducers.count)
+    self.spareFrame = nil
     if queueCapacity < 1 {
       let adjustment = "Store: queueCapacity \(queueCapacity) admits nothing; using 1"
       if let onLog {
@@ -209,7 +215,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
       return .failed(failure.error, origin: failure.origin, handledBy: failure.handledBy)
     }
     // NB: the ids, not the stages: shutdown() may have released the stages mid-pipeline.
-    for index in middlewareIDs.indices where !frame.consumed[2 * index] {
+    for index in middlewareIDs.indices where !frame.isConsumed(2 * index) {
       return .stopped(middleware: middlewareIDs[index])
     }
     return .reduced
@@ -219,19 +225,24 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   /// say) and may still call `next()` or `complete()`.
   @inlinable
   func prepareFrame() -> DispatchFrame {
-    if isKnownUniquelyReferenced(&spareFrame) {
-      spareFrame.reset()
-    } else {
-      spareFrame = DispatchFrame(flagCount: reducerFlagOffset + reducers.count)
+    if isKnownUniquelyReferenced(&spareFrame), let frame = spareFrame {
+      frame.reset()
+      return frame
     }
-    return spareFrame
+    let frame = DispatchFrame(owner: self, flagCount: reducerFlagOffset + reducers.count)
+    // NB: never kept once shut down, or the frame would keep this worker alive.
+    if !isShutdown { spareFrame = frame }
+    return frame
   }
 
-  @inlinable
+  // NB: specialised, never inlined: inlined into `MiddlewareContext.next(_:)`, the contexts it
+  // makes were copied and destroyed through value witnesses in the middlewares' closures
+  // (about 330 instructions per action with three middlewares).
+  @inlinable @inline(never)
   func runMiddleware(at index: Int, frame: DispatchFrame, action: Action) {
     guard index < middlewares.count else { return reduce(action, frame: frame) }
-    let context = MiddlewareContext(
-      action: action, worker: self, frame: frame, index: index, start: now())
+    let context = MiddlewareContext<State, Action>(
+      action: action, frame: frame, index: index, start: now())
     do {
       try middlewares[index].handler(context)
     } catch {
@@ -243,8 +254,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   func reduce(_ action: Action, frame: DispatchFrame) {
     for index in reducers.indices {
       reducers[index].reduce(
-        ReducerContext(
-          state: state, action: action, worker: self, frame: frame, index: index, start: now()))
+        ReducerContext<State, Action>(action: action, frame: frame, index: index, start: now()))
     }
   }
 
@@ -253,26 +263,28 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   /// outcome (the first error only).
   @usableFromInline
   func resolve(
-    _ error: any Error, action: Action, origin: Origin, pipeline: DispatchFrame? = nil
+    _ error: any Error, action: Action, origin: Origin,
+    pipeline: DispatchFrame? = nil
   ) {
-    let frame = DispatchFrame(flagCount: 2 * resolvers.count)
+    let frame = DispatchFrame(owner: self, flagCount: 2 * resolvers.count)
     runResolver(at: 0, frame: frame, error: error, action: action, origin: origin)
     guard let pipeline, pipeline.failure == nil else { return }
     // NB: resolver `i` ran only if every resolver before it forwarded (called `next`).
-    let handler = resolvers.indices.first { !frame.consumed[2 * $0] }
+    let handler = resolvers.indices.first { !frame.isConsumed(2 * $0) }
     pipeline.recordFailure(error, origin: origin, handledBy: handler.map { resolverIDs[$0] })
   }
 
   func runResolver(
-    at index: Int, frame: DispatchFrame, error: any Error, action: Action, origin: Origin
+    at index: Int, frame: DispatchFrame, error: any Error, action: Action,
+    origin: Origin
   ) {
     guard index < resolvers.count else {
       return log(.store(.unresolvedError(error, action: action, origin: origin)))
     }
     resolvers[index].run(
       ResolverContext(
-        state: readOnly, action: action, error: error, origin: origin, worker: self,
-        frame: frame, index: index, start: now()))
+        state: readOnly, action: action, error: error, origin: origin, frame: frame,
+        index: index, start: now()))
   }
 
   /// Starts a middleware task on the task runtime; its errors reach the resolvers.
@@ -289,20 +301,22 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     if started == nil { log(.store(.taskRefused(action, origin: origin))) }
   }
 
-  /// The start of a timing, or `nil` (no clock read) when nobody listens to logs.
+  /// The start of a timing, or `.zero` (no clock read) when nobody listens to logs.
   ///
   /// NB: a `Duration` since the worker's creation rather than a `ContinuousClock.Instant`: the
   /// instant is a resilient type, which would make every context non-fixed-layout and destroy
-  /// it through value witnesses on every action, logged or not.
+  /// it through value witnesses on every action, logged or not. Not optional either: contexts
+  /// holding an optional were copied and destroyed through value witnesses in the closures of
+  /// another module.
   @inlinable
-  func now() -> Duration? {
-    onLog == nil ? nil : epoch.duration(to: .now)
+  func now() -> Duration {
+    onLog == nil ? .zero : timingEpoch.duration(to: .now)
   }
 
   /// The time since `start`, a value of ``now()``.
   @inlinable
   func elapsed(since start: Duration) -> Duration {
-    epoch.duration(to: .now) - start
+    timingEpoch.duration(to: .now) - start
   }
 
   // MARK: - Subscriptions
@@ -334,6 +348,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   func shutdown() {
     guard !isShutdown else { return }
     isShutdown = true
+    spareFrame = nil
     releaseStages()
     tasks.shutdown()
     // NB: the unprocessed rest of the running batch was admitted before the queue's content.

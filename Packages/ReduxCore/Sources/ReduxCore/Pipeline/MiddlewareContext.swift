@@ -42,22 +42,24 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
 
   /// The action being dispatched.
   public let action: Action
-  @usableFromInline let worker: DispatchWorker<State, Action>
   @usableFromInline let frame: DispatchFrame
   @usableFromInline let index: Int
-  @usableFromInline let start: Duration?
+  /// When the stage started, since the timings' epoch (`.zero` when the store has no `onLog`).
+  @usableFromInline let start: Duration
 
   @usableFromInline
   init(
-    action: Action, worker: DispatchWorker<State, Action>, frame: DispatchFrame, index: Int,
-    start: Duration?
+    action: Action, frame: DispatchFrame, index: Int,
+    start: Duration
   ) {
     self.action = action
-    self.worker = worker
     self.frame = frame
     self.index = index
     self.start = start
   }
+
+  @inlinable
+  var worker: DispatchWorker<State, Action> { frame.worker(as: DispatchWorker.self) }
 
   /// The id of the middleware this context belongs to.
   @inlinable
@@ -136,7 +138,7 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   /// - Parameter result: What the log reports: whether the middleware succeeded, or its error.
   @inlinable
   @MainActor public func complete(_ result: Result<Bool, any Error> = .success(true)) {
-    guard let start, frame.consume(2 * index + 1) else { return }
+    guard worker.onLog != nil, frame.consume(2 * index + 1) else { return }
     worker.log(.middleware(middlewareID, action, worker.elapsed(since: start), result))
   }
 

@@ -1,26 +1,27 @@
 /// What a reducer receives: the mutable state and the action.
 public struct ReducerContext<State: ReduxState, Action: ReduxAction>: Sendable {
   /// The mutable state.
-  public let state: State
+  @inlinable
+  public var state: State { worker.state }
   /// The action being reduced.
   public let action: Action
-  @usableFromInline let worker: DispatchWorker<State, Action>
   @usableFromInline let frame: DispatchFrame
   @usableFromInline let index: Int
-  @usableFromInline let start: Duration?
+  /// When the stage started, since the timings' epoch (`.zero` when the store has no `onLog`).
+  @usableFromInline let start: Duration
 
   @usableFromInline
   init(
-    state: State, action: Action, worker: DispatchWorker<State, Action>, frame: DispatchFrame,
-    index: Int, start: Duration?
+    action: Action, frame: DispatchFrame, index: Int, start: Duration
   ) {
-    self.state = state
     self.action = action
-    self.worker = worker
     self.frame = frame
     self.index = index
     self.start = start
   }
+
+  @inlinable
+  var worker: DispatchWorker<State, Action> { frame.worker(as: DispatchWorker.self) }
 
   /// The id of the reducer this context belongs to.
   @inlinable
@@ -32,7 +33,7 @@ public struct ReducerContext<State: ReduxState, Action: ReduxAction>: Sendable {
   /// - Parameter succeeded: Whether the reducer succeeded.
   @inlinable
   @MainActor public func complete(_ succeeded: Bool = true) {
-    guard let start, frame.consume(worker.reducerFlagOffset + index) else { return }
+    guard worker.onLog != nil, frame.consume(worker.reducerFlagOffset + index) else { return }
     worker.log(.reducer(reducerID, action, worker.elapsed(since: start), succeeded))
   }
 

@@ -15,25 +15,27 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
   public let error: any Error
   /// Where the error came from.
   public let origin: Origin
-  @usableFromInline let worker: DispatchWorker<State, Action>
   @usableFromInline let frame: DispatchFrame
   @usableFromInline let index: Int
-  @usableFromInline let start: Duration?
+  /// When the stage started, since the timings' epoch (`.zero` when the store has no `onLog`).
+  @usableFromInline let start: Duration
 
   init(
     state: State.ReadOnly, action: Action, error: any Error, origin: Origin,
-    worker: DispatchWorker<State, Action>, frame: DispatchFrame, index: Int,
-    start: Duration?
+    frame: DispatchFrame, index: Int,
+    start: Duration
   ) {
     self.state = state
     self.action = action
     self.error = error
     self.origin = origin
-    self.worker = worker
     self.frame = frame
     self.index = index
     self.start = start
   }
+
+  @inlinable
+  var worker: DispatchWorker<State, Action> { frame.worker(as: DispatchWorker.self) }
 
   /// The id of the resolver this context belongs to.
   public var resolverID: String { worker.resolverIDs[index] }
@@ -79,7 +81,7 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
   ///
   /// - Parameter succeeded: Whether the resolver handled the error.
   @MainActor public func complete(_ succeeded: Bool = true) {
-    guard let start, frame.consume(2 * index + 1) else { return }
+    guard worker.onLog != nil, frame.consume(2 * index + 1) else { return }
     worker.log(.resolver(resolverID, action, worker.elapsed(since: start), succeeded, error))
   }
 

@@ -87,12 +87,12 @@ struct OnceGuardTests {
   @Test func withoutOnLogNoClockIsRead() async {
     let trace = Trace()
     let probe = Middle(id: "probe") { context in
-      trace.append("middleware start: \(context.start == nil ? "none" : "read")")
+      trace.append("middleware start: \(context.start == .zero ? "none" : "read")")
       context.next()
       context.complete()
     }
     let reducer = Reduce(id: "r") { context in
-      trace.append("reducer start: \(context.start == nil ? "none" : "read")")
+      trace.append("reducer start: \(context.start == .zero ? "none" : "read")")
     }
     let quiet = CounterStore(initialState: TestState(), middlewares: [probe], reducers: [reducer])
     await quiet.dispatchWithResult(.run)
