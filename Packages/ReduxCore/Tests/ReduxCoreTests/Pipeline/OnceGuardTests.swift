@@ -17,6 +17,36 @@ struct OnceGuardTests {
     #expect(state.value == 1)
   }
 
+  /// The first 64 once-only flags are one word, the rest an array: both stay once-only, from
+  /// one action to the next.
+  @Test(arguments: [1, 31, 32, 33, 70])
+  func everyStageIsOnceOnlyInAPipelineOfAnyLength(middlewareCount: Int) async {
+    let logs = Logs()
+    let middlewares = (0..<middlewareCount).map { index in
+      Middle(id: "m\(index)") { context in
+        context.next()
+        context.next(.add(100))
+        context.complete()
+        context.complete()
+      }
+    }
+    let reducers = (0..<3).map { index in
+      Reduce(id: "r\(index)") { context in
+        counter.reduce(context)
+        context.complete()
+        context.complete()
+      }
+    }
+    let store = CounterStore(
+      initialState: TestState(), middlewares: middlewares, reducers: reducers,
+      onLog: logs.onLog)
+    await store.dispatchWithResult(.inc)
+    let state = await store.dispatchWithResult(.inc)
+    #expect(state.value == 6)
+    #expect(logs.middlewareEntries.count == 2 * middlewareCount)
+    #expect(logs.reducerEntries.count == 2 * 3)
+  }
+
   @Test func nextThroughArgsIsOnceOnly() async {
     let twice = Middle(id: "twice") { context in
       let (_, _, _, next, action) = context.args
