@@ -8,7 +8,9 @@ import SyncStoreStandIn
 ///
 /// - `DispatchContenders <contender> <actions>` runs one contender, for `Scripts/instructions.sh`
 ///   to count its instructions under callgrind at two sizes (the difference per action excludes
-///   start-up and teardown, and does not depend on the machine's load).
+///   start-up and teardown, and does not depend on the machine's load). It reports on standard
+///   error the refusals its producer retried and the process's peak resident memory: the burst
+///   into a store whose queue holds it all grows with the burst, the default capacity does not.
 /// - `DispatchContenders interleaved <rounds> <actions>` times every contender in each round, in
 ///   an order rotated from round to round, and prints the median of the per-round ratios, so that
 ///   the machine's load affects both sides of each ratio alike.
@@ -36,7 +38,20 @@ enum DispatchContenders {
       if mode == "interleaved", numbers.count == 2 {
         await interleaved(rounds: numbers[0], actions: numbers[1])
       } else if numbers.count == 1 {
-        await run(mode, numbers[0])
+        let refused = await run(mode, numbers[0])
+        // NB: stderr, so that the instruction counter's runs print nothing it reads.
+        var usage = rusage()
+        #if os(Linux)
+          getrusage(RUSAGE_SELF.rawValue, &usage)
+          let peakMegabytes = usage.ru_maxrss / 1024  // kilobytes on Linux
+        #else
+          getrusage(RUSAGE_SELF, &usage)
+          let peakMegabytes = usage.ru_maxrss / 1_048_576  // bytes on Darwin
+        #endif
+        let report =
+          "\(mode): \(numbers[0]) actions, \(refused) refusals retried, "
+          + "peak RSS \(peakMegabytes) MB\n"
+        FileHandle.standardError.write(Data(report.utf8))
       } else {
         fatalError(usage)
       }
@@ -47,20 +62,22 @@ enum DispatchContenders {
     RunLoop.main.run()
   }
 
-  @MainActor
-  static func run(_ contender: String, _ count: Int) async {
+  /// Runs one contender; returns how many of its dispatches were refused (and retried).
+  @MainActor @discardableResult
+  static func run(_ contender: String, _ count: Int) async -> Int {
     switch contender {
     case "bare": bare(count)
-    case "store": await storeBurst(count, capacity: count + 1, subscribers: 0)
+    case "store": return await storeBurst(count, capacity: count + 1, subscribers: 0)
     case "store-default-capacity":
-      await storeBurst(
+      return await storeBurst(
         count, capacity: Store<BenchState, BenchAction>.defaultQueueCapacity, subscribers: 0)
-    case "store-10": await storeBurst(count, capacity: count + 1, subscribers: 10)
+    case "store-10": return await storeBurst(count, capacity: count + 1, subscribers: 10)
     case "sync-store": syncStore(count, subscribers: 0)
     case "sync-store-10": syncStore(count, subscribers: 10)
     case "stream-hop": await streamHop(count)
     default: fatalError("unknown contender \(contender); known: \(contenders)")
     }
+    return 0
   }
 
   /// 3 middleware closures around 3 reducer closures on the main actor, no store.
@@ -75,7 +92,7 @@ enum DispatchContenders {
   /// A burst from a detached task into a store with 3 pass-through middlewares and 3 reducers;
   /// a refused dispatch (default capacity) is retried after a yield, so every action runs.
   @MainActor
-  static func storeBurst(_ count: Int, capacity: Int, subscribers: Int) async {
+  static func storeBurst(_ count: Int, capacity: Int, subscribers: Int) async -> Int {
     let store = makeStore(middlewares: 3, reducers: 3, onLog: nil, capacity: capacity)
     let listeners = (0..<subscribers).map { _ in
       let changes = store.changes(of: \.count)
@@ -88,8 +105,10 @@ enum DispatchContenders {
     }.value
     let state = await store.dispatchWithResult(.increment)
     precondition(state.count == 3 * count, "lost actions: \(state.count)")
+    let refused = store.refusedDispatchCount
     store.shutdown()
     for listener in listeners { await listener.value }
+    return refused
   }
 
   /// The ReSwift-style synchronous store: each dispatch runs to the end on the caller's thread.
