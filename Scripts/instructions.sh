@@ -22,13 +22,14 @@ count() {
 }
 
 declare -A per_action
-for contender in bare store store-default-capacity sync-store; do
+for contender in bare store store-default-capacity sync-store store-10 sync-store-10; do
   small=$(count "$contender" "$n1")
   large=$(count "$contender" "$n2")
   per_action[$contender]=$(( (large - small) / (n2 - n1) ))
   echo "$contender: ${per_action[$contender]} instructions/action"
 done
 awk -v s="${per_action[store]}" -v b="${per_action[bare]}" -v d="${per_action[store-default-capacity]}" \
-  -v r="${per_action[sync-store]}" \
+  -v r="${per_action[sync-store]}" -v s10="${per_action[store-10]}" -v r10="${per_action[sync-store-10]}" \
   'BEGIN { printf "store / bare = %.2f (target <= 2)\nstore at the default capacity / bare = %.2f\n", s / b, d / b
-           printf "ReSwift-style sync store / store = %.2f (target >= 4)\n", r / s }'
+           printf "ReSwift-style sync store / store = %.2f (target >= 4)\n", r / s
+           printf "with 10 subscribers: ReSwift-style / store = %.2f (target >= 10)\n", r10 / s10 }'

@@ -18,7 +18,14 @@ public func makeSyncStore(middlewares: Int, reducers: Int) -> SyncStore<SyncStat
   let passThrough: SyncStore<SyncState>.Middleware = { _, _ in
     { next in { action in next(action) } }
   }
+  // NB: a ReSwift app's root reducer calls its reducers in turn.
+  let reducerList = Array(repeating: counting, count: reducers)
+  let root: SyncStore<SyncState>.Reducer = { action, state in
+    var state = state
+    for reducer in reducerList { state = reducer(action, state) }
+    return state ?? SyncState()
+  }
   return SyncStore(
-    reducers: Array(repeating: counting, count: reducers),
-    middlewares: Array(repeating: passThrough, count: middlewares), state: SyncState())
+    reducer: root, state: SyncState(),
+    middleware: Array(repeating: passThrough, count: middlewares))
 }
