@@ -65,7 +65,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   /// a job that runs out of time leaves the rest of its batch for the next job.
   @exclusivity(unchecked) @usableFromInline var batch: [Pending] = []
   @exclusivity(unchecked) @usableFromInline var cursor = 0
-  private var subscriptions: [ObjectIdentifier: any StateSubscription] = [:]
+  @usableFromInline let subscriptions = StateSubscriptions()
   @exclusivity(unchecked) @usableFromInline var isShutdown = false
 
   init(
@@ -256,6 +256,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
       reducers[index].reduce(
         ReducerContext<State, Action>(action: action, frame: frame, index: index, start: now()))
     }
+    subscriptions.stateMayHaveChanged()
   }
 
   /// Runs the resolver chain for `error` at once. When the error arose in the synchronous
@@ -331,10 +332,9 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
       return stream
     }
     let subscription = SelectionSubscription(readOnly: readOnly, select: select, continuation)
-    let key = ObjectIdentifier(subscription)
-    subscriptions[key] = subscription
-    continuation.onTermination = { [weak self] _ in
-      Task { @MainActor in self?.subscriptions[key] = nil }
+    let key = subscriptions.add(subscription)
+    continuation.onTermination = { [weak subscriptions] _ in
+      Task { @MainActor in subscriptions?.remove(key) }
     }
     subscription.refresh()
     return stream
@@ -358,8 +358,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     discard(queued[...])
     batch = []
     cursor = 0
-    for subscription in subscriptions.values { subscription.finish() }
-    subscriptions = [:]
+    subscriptions.finishAll()
     log(.store(.shutdown(discarded: unprocessed.count + queued.count)))
   }
 

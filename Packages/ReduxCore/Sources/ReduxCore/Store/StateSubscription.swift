@@ -1,16 +1,12 @@
-import Observation
-
-/// A live subscription to the store's state, owned by the worker.
+/// A live subscription to the store's state.
 @MainActor
 protocol StateSubscription: AnyObject {
+  /// Reads the selection and emits it if it changed.
+  func refresh()
   func finish()
 }
 
-/// Emits a selected value whenever Observation reports a change to what `select` read and the
-/// value differs from the last one emitted.
-///
-/// A change schedules one main-actor refresh, which runs after the batch being processed, so a
-/// burst of actions emits at most once per batch.
+/// Emits a selected value when it differs from the last one emitted.
 @MainActor
 final class SelectionSubscription<ReadOnly: ReduxReadOnlyState, Value: Equatable & Sendable>:
   StateSubscription
@@ -30,14 +26,9 @@ final class SelectionSubscription<ReadOnly: ReduxReadOnlyState, Value: Equatable
     self.continuation = continuation
   }
 
-  /// Reads the selection under observation and emits it if it changed.
   func refresh() {
     guard !isFinished else { return }
-    let value = withObservationTracking {
-      select(readOnly)
-    } onChange: { [weak self] in
-      Task { @MainActor in self?.refresh() }
-    }
+    let value = select(readOnly)
     guard value != last else { return }
     last = value
     continuation.yield(value)
@@ -46,5 +37,68 @@ final class SelectionSubscription<ReadOnly: ReduxReadOnlyState, Value: Equatable
   func finish() {
     isFinished = true
     continuation.finish()
+  }
+}
+
+/// The store's ``Store/changes(of:)`` subscriptions, refreshed once after each batch of actions
+/// whose reducers ran.
+///
+/// NB: the reducers are the state's only writers, so the worker knows when it may have changed:
+/// no Observation tracking per subscription (a registration, a hashed key path and a task for
+/// every subscriber and batch), and one refresh task per batch whatever the number of
+/// subscribers. A separate object, so that a stream's termination handler holds it weakly
+/// rather than the worker: a weak reference moves an object's reference count to a side table,
+/// which makes every retain and release of it slower, and the pipeline retains the worker for
+/// every context.
+@MainActor
+@usableFromInline
+final class StateSubscriptions {
+  private var entries: [ObjectIdentifier: any StateSubscription] = [:]
+  /// Whether any subscription is live: the pipeline's only question, once per reducer pass.
+  @exclusivity(unchecked) @usableFromInline var isEmpty = true
+  /// Whether a refresh is scheduled and not run yet.
+  @exclusivity(unchecked) @usableFromInline var isRefreshPending = false
+
+  init() {}
+
+  /// Schedules one refresh of every subscription behind the main-actor work already waiting
+  /// (the rest of the batch, usually), unless one is pending.
+  @inlinable
+  func stateMayHaveChanged() {
+    guard !isEmpty, !isRefreshPending else { return }
+    scheduleRefresh()
+  }
+
+  @usableFromInline
+  func scheduleRefresh() {
+    isRefreshPending = true
+    Task { @MainActor [weak self] in self?.refresh() }
+  }
+
+  /// Refreshes every subscription now.
+  ///
+  /// - Complexity: O(*s*), *s* the number of subscriptions.
+  func refresh() {
+    isRefreshPending = false
+    for subscription in entries.values { subscription.refresh() }
+  }
+
+  func add(_ subscription: any StateSubscription) -> ObjectIdentifier {
+    let key = ObjectIdentifier(subscription)
+    entries[key] = subscription
+    isEmpty = false
+    return key
+  }
+
+  func remove(_ key: ObjectIdentifier) {
+    entries[key] = nil
+    isEmpty = entries.isEmpty
+  }
+
+  /// Ends every stream.
+  func finishAll() {
+    for subscription in entries.values { subscription.finish() }
+    entries = [:]
+    isEmpty = true
   }
 }

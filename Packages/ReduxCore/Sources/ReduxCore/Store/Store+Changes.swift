@@ -3,7 +3,8 @@ extension Store {
   ///
   /// The stream starts with the current value, then yields a new value after each batch of
   /// actions that changed it (equal values are skipped; a slow reader sees the latest). It ends
-  /// when the store shuts down.
+  /// when the store shuts down. The selection is read again after each batch whose reducers ran,
+  /// so a change made to the state outside a reducer is seen with the next batch, not before.
   ///
   /// ```swift
   /// for await count in store.changes(of: \.count) {
@@ -11,10 +12,11 @@ extension Store {
   /// }
   /// ```
   ///
-  /// - Parameter select: Reads the value from the read-only state. What it reads is observed.
+  /// - Parameter select: Reads the value from the read-only state; called once after each batch
+  ///   of actions whose reducers ran (the reducers are the state's only writers).
   /// - Returns: A stream that buffers only the newest value.
-  /// - Complexity: O(1) plus one call of `select` now, and one after each batch that changed
-  ///   what it read.
+  /// - Complexity: O(1) plus one call of `select` now, and one after each batch of actions
+  ///   whose reducers ran.
   public func changes<Value: Equatable & Sendable>(
     of select: @escaping (State.ReadOnly) -> Value
   ) -> AsyncStream<Value> {
