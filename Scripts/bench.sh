@@ -40,8 +40,6 @@ pairs = [
      "throughput vs hand-written, target >= 0.5"),
     ("afterReduce unchanged x100k: 100000 entities", "afterReduce unchanged x100k: 100 entities",
      "O(writers): ~1 expected"),
-    ("fresh cache hit: QueryClient.fetch", "fresh cache hit: Dictionary lookup",
-     "target: QueryClient.fetch p50 <= 2000 ns"),
     ("send .none action: FeatureStore", "send .none action: hand-rolled @Observable store",
      "no target; the cost of the pipeline"),
     ("send .none action: DLViewModel", "send .none action: hand-rolled @Observable store",

@@ -53,9 +53,11 @@ open class SyncStore<State: Equatable> {
   public init(reducer: @escaping Reducer, state: State?, middleware: [Middleware]) {
     self.reducer = reducer
     self.state = state
-    dispatchFunction = middleware.reversed().reduce(
-      { [unowned self] action in self._defaultDispatch(action: action) }
-    ) { [weak self] dispatchFunction, middleware in
+    let defaultDispatch: DispatchFunction = { [unowned self] action in
+      self._defaultDispatch(action: action)
+    }
+    dispatchFunction = middleware.reversed().reduce(defaultDispatch) {
+      [weak self] dispatchFunction, middleware in
       let dispatch: DispatchFunction = { self?.dispatch($0) }
       let getState = { self?.state }
       return middleware(dispatch, getState)(dispatchFunction)

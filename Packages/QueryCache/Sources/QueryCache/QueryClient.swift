@@ -10,6 +10,10 @@ import Synchronization
 /// let (isFresh, result) = await client.fetch(queryKey: ["user", id]) { try await api.user(id) }
 /// await client.invalidate(["user"])                // every key under "user"
 /// ```
+///
+/// A fresh hit is served without entering the cache actor, so it costs no thread hop, from the
+/// main actor as from any task: ``fetch(queryKey:options:forceRefresh:queryFn:)`` answers it
+/// before suspending, and ``freshQueryData(_:as:staleTime:)`` reads it synchronously.
 public final class QueryClient: Sendable {
   /// The client apps share by default.
   public static let shared = QueryClient()
@@ -17,7 +21,7 @@ public final class QueryClient: Sendable {
   /// The cache.
   public let cache: QueryClientCache
   let clock: ClockReader
-  let logger: Logger
+  @usableFromInline let logger: Logger
   /// The option adjustments already logged, so that a query fetched every second with
   /// out-of-range options warns once, not every second.
   private let loggedAdjustments = Mutex<Set<String>>([])
@@ -38,6 +42,9 @@ public final class QueryClient: Sendable {
   /// Returns the cached value when there is one (fresh or not: `isFresh` says which), otherwise
   /// runs `queryFn` — once for all concurrent callers of the key — and caches its result.
   ///
+  /// A fresh hit returns without suspending or entering the cache actor (no thread hop from the
+  /// main actor); anything else (a stale value, a miss, another type) goes through the cache.
+  ///
   /// ``fetchResult(queryKey:options:forceRefresh:queryFn:)`` also says where the value came
   /// from and when it was cached.
   ///
@@ -51,6 +58,7 @@ public final class QueryClient: Sendable {
   ///   A failure is `.failure`: a ``QueryError`` for a key holding another type, or the error
   ///   `queryFn` threw (the cached data, if any, is kept).
   /// - Complexity: O(*k*) to hash the key (*k* parts), plus the query function when it runs.
+  @inlinable
   public func fetch<Value: Sendable>(
     queryKey: QueryKey,
     options: QueryOptions = QueryOptions(),
@@ -73,6 +81,7 @@ public final class QueryClient: Sendable {
   ///   - queryFn: Fetches the value; it runs off every actor.
   /// - Returns: The value or the error, its freshness, source and cache time.
   /// - Complexity: O(*k*) to hash the key (*k* parts), plus the query function when it runs.
+  @inlinable
   public func fetchResult<Value: Sendable>(
     queryKey: QueryKey,
     options: QueryOptions = QueryOptions(),
@@ -80,6 +89,30 @@ public final class QueryClient: Sendable {
     queryFn: @escaping @Sendable () async throws -> Value
   ) async -> QueryResult<Value> {
     if !options.adjustments.isEmpty { logAdjustments(of: options) }
+    // NB: the fast path, inlined so that it is specialized for `Value` (an unspecialized one
+    // spends more on generic metadata than on the hit): a fresh value of this type, read
+    // without entering the cache actor, so without suspending.
+    if !forceRefresh,
+      let cached = cache.freshValue(
+        queryKey, valueType: ObjectIdentifier(Value.self), staleTime: options.staleTime,
+        gcTime: options.gcTime),
+      let value = cached.value as? Value
+    {
+      logger.debug("query \(queryKey): cache hit (fresh)")
+      return QueryResult(
+        result: .success(value), isFresh: true, source: .cache, updatedAt: cached.updatedAt)
+    }
+    return await fetchThroughCache(
+      queryKey: queryKey, options: options, forceRefresh: forceRefresh, queryFn: queryFn)
+  }
+
+  /// The rest of ``fetchResult(queryKey:options:forceRefresh:queryFn:)``: everything but a
+  /// fresh hit goes through the cache actor.
+  @usableFromInline
+  func fetchThroughCache<Value: Sendable>(
+    queryKey: QueryKey, options: QueryOptions, forceRefresh: Bool,
+    queryFn: @escaping @Sendable () async throws -> Value
+  ) async -> QueryResult<Value> {
     let step: QueryClientCache.FetchStep
     do {
       step = try await cache.prepareFetch(
@@ -193,6 +226,53 @@ public final class QueryClient: Sendable {
     return nil
   }
 
+  /// The value cached for `key` if it is fresh (younger than `staleTime`), read at once: no
+  /// suspension, no actor hop, so a view on the main actor can show it in the same frame.
+  ///
+  /// ```swift
+  /// let key = QueryKey("user", id)
+  /// if let user = client.freshQueryData(key, as: User.self, staleTime: .seconds(60)) {
+  ///   show(user)                       // no fetch needed
+  /// } else {
+  ///   Task { show(await client.fetchQuery(queryKey: key) { try await api.user(id) }) }
+  /// }
+  /// ```
+  ///
+  /// It never answers with a value the cache would refetch: an invalidation, a `setQueryData`
+  /// or a collection shows here as soon as the call that made it returns. A stale value is
+  /// `nil` (fetch it to revalidate); so is a value of another type, which is logged as
+  /// ``getQueryData(_:as:)`` does.
+  ///
+  /// - Parameters:
+  ///   - key: The key the value is cached under.
+  ///   - type: The type of the value.
+  ///   - staleTime: How long a value is fresh: one as old as this or older is stale.
+  /// - Returns: The fresh value, or `nil`.
+  /// - Complexity: O(*k*) to hash the key (*k* parts).
+  @inlinable
+  public func freshQueryData<Value: Sendable>(
+    _ key: QueryKey, as type: Value.Type = Value.self, staleTime: Duration
+  ) -> Value? {
+    if let cached = cache.freshValue(
+      key, valueType: ObjectIdentifier(Value.self), staleTime: staleTime, gcTime: .zero),
+      let value = cached.value as? Value
+    {
+      return value
+    }
+    warnIfHeldAsAnotherType(key, read: "freshQueryData", as: Value.self)
+    return nil
+  }
+
+  /// Logs a warning if `key` holds a value of another type than `type`: a `nil` read would
+  /// otherwise look like an empty cache (the `T?` a `try?` in a query function caches, say).
+  @usableFromInline
+  func warnIfHeldAsAnotherType(_ key: QueryKey, read: String, as type: any Any.Type) {
+    guard let cached = cache.cachedValue(key), cached.valueType != ObjectIdentifier(type) else {
+      return
+    }
+    logger.warning("\(read)(\(key), as: \(type)): the key holds \(cached.typeName)")
+  }
+
   /// Cancels the fetches in flight of `key` and of every key under it (unless `exact`); their
   /// callers get `CancellationError` at once, even if a query function ignores the cancellation
   /// (its result is then dropped). An empty key cancels nothing and logs a warning.
@@ -257,7 +337,8 @@ public final class QueryClient: Sendable {
   }
 
   /// Logs, once per client, each adjustment `options` made to out-of-range arguments.
-  private func logAdjustments(of options: QueryOptions) {
+  @usableFromInline
+  func logAdjustments(of options: QueryOptions) {
     let unlogged = loggedAdjustments.withLock { logged in
       options.adjustments.filter { logged.insert($0).inserted }
     }

@@ -50,6 +50,9 @@ public actor QueryClientCache {
   private var nextID = 0
   private let clock: ClockReader
   private let collector = TaskManager()
+  /// Every entry's value, readable without entering the actor: the fast path of a fresh hit
+  /// (``freshValue(_:valueType:staleTime:gcTime:)``). Written here in the same turn as the entry.
+  private nonisolated let values = CachedValues()
 
   init(clock: ClockReader) {
     self.clock = clock
@@ -76,6 +79,54 @@ public actor QueryClientCache {
     }
     return QueryCacheEntry(
       data: entry.value as? Value, error: entry.error, updatedAt: entry.updatedAt)
+  }
+
+  /// The value cached for `key` if it holds a `Value` younger than `staleTime`, read without
+  /// entering the actor: from the main actor (or any thread) a fresh hit costs a lock, not two
+  /// thread hops.
+  ///
+  /// `nil` whenever a fetch has more to do than return the value: nothing cached, a value of
+  /// another type (the cache logs the mismatch), a stale value (revalidated), or an entry whose
+  /// gc time is shorter than `gcTime` (the cache extends it).
+  ///
+  /// - Complexity: O(*k*) to hash the key (*k* parts).
+  nonisolated func freshValue<Value: Sendable>(
+    _ key: QueryKey, as type: Value.Type, staleTime: Duration, gcTime: Duration = .zero
+  ) -> (value: Value, updatedAt: Duration)? {
+    guard
+      let cached = freshValue(
+        key, valueType: ObjectIdentifier(Value.self), staleTime: staleTime, gcTime: gcTime),
+      let value = cached.value as? Value
+    else { return nil }
+    return (value, cached.updatedAt)
+  }
+
+  /// ``freshValue(_:as:staleTime:gcTime:)`` for the type `valueType` identifies, without
+  /// generics: the inlined fast path of a fetch calls it, and casts the value itself.
+  ///
+  /// - Complexity: O(*k*) to hash the key (*k* parts).
+  @usableFromInline
+  nonisolated func freshValue(
+    _ key: QueryKey, valueType: ObjectIdentifier, staleTime: Duration, gcTime: Duration
+  ) -> CachedValues.Value? {
+    guard let cached = values.value(for: key), cached.valueType == valueType,
+      gcTime <= cached.gcTime, clock.now() - cached.updatedAt < staleTime
+    else { return nil }
+    return cached
+  }
+
+  /// The value cached for `key`, whatever its age, read without entering the actor.
+  nonisolated func cachedValue(_ key: QueryKey) -> CachedValues.Value? {
+    values.value(for: key)
+  }
+
+  /// The number of values readable without entering the actor (one per entry holding a value).
+  nonisolated var cachedValueCount: Int { values.count }
+
+  /// The capacities of the dictionaries of entries and of values (for tests of capacity
+  /// release).
+  var capacities: (entries: Int, values: Int) {
+    (entries.capacity, values.capacity)
   }
 
   /// Suspends until `condition` holds of the cache, checked after every change to its entries
@@ -126,8 +177,14 @@ public actor QueryClientCache {
     _ key: QueryKey, as type: Value.Type, forced: Bool, options: QueryOptions,
     start: (FetchOutcome) -> Fetch
   ) throws(QueryError) -> FetchStep {
+    let previousGcTime = entries[key]?.gcTime
     var entry = try adoptedEntry(key, for: Value.self, gcTime: options.gcTime)
-    defer { entries[key] = entry }
+    defer {
+      // NB: a longer gc time asked for: the fast path must see it, or it would send every
+      // fetch with these options here.
+      if let previousGcTime, entry.gcTime != previousGcTime { publish(entry, for: key) }
+      entries[key] = entry
+    }
     switch entry.requestFetch(forced: forced, staleTime: options.staleTime, now: clock.now()) {
     case .cached(let value, let isFresh, let updatedAt):
       return .cached(value, isFresh: isFresh, updatedAt: updatedAt)
@@ -153,6 +210,7 @@ public actor QueryClientCache {
   {
     guard var entry = entries[key] else { return nil }
     let (completion, collection) = entry.finish(id: id, result: result, now: clock.now())
+    if completion == .stored { publish(entry, for: key) }
     entries[key] = entry
     switch completion {
     case .ignored:
@@ -176,6 +234,7 @@ public actor QueryClientCache {
   {
     var entry = try adoptedEntry(key, for: Value.self, gcTime: gcTime)
     let collection = entry.set(value, now: clock.now())
+    publish(entry, for: key)
     entries[key] = entry
     yieldSync(key)
     perform(collection, for: key)
@@ -186,7 +245,10 @@ public actor QueryClientCache {
   func invalidate(where matches: (QueryKey) -> Bool) -> [QueryKey] {
     let keys = entries.keys.filter(matches)
     for key in keys {
-      guard let collection = entries[key]?.invalidate() else { continue }
+      guard var entry = entries[key] else { continue }
+      let collection = entry.invalidate()
+      publish(entry, for: key)
+      entries[key] = entry
       perform(collection, for: key)
     }
     let watched = invalidationStreams.keys.filter(matches)
@@ -217,6 +279,8 @@ public actor QueryClientCache {
         valueType: valueType, typeName: "\(Value.self)", gcTime: gcTime,
         observers: syncStreams[key]?.count ?? 0)
     }
+    // NB: the type's name is formatted only when the entry changes type: it costs thousands of
+    // instructions, more than the rest of a cache hit.
     guard entry.adopt(valueType: valueType, typeName: "\(Value.self)", gcTime: gcTime) else {
       throw .typeMismatch(key: key, expected: "\(Value.self)", stored: entry.typeName)
     }
@@ -251,13 +315,34 @@ public actor QueryClientCache {
 
   private func removeSyncStream(_ key: QueryKey, id: Int) {
     guard syncStreams[key]?.removeValue(forKey: id) != nil else { return }
-    if syncStreams[key]?.isEmpty == true { syncStreams[key] = nil }
+    if syncStreams[key]?.isEmpty == true {
+      syncStreams[key] = nil
+      syncStreams.releaseCapacityIfSparse()
+    }
     if let collection = entries[key]?.observerRemoved() { perform(collection, for: key) }
   }
 
   private func removeInvalidationStream(_ key: QueryKey, id: Int) {
     invalidationStreams[key]?[id] = nil
-    if invalidationStreams[key]?.isEmpty == true { invalidationStreams[key] = nil }
+    if invalidationStreams[key]?.isEmpty == true {
+      invalidationStreams[key] = nil
+      invalidationStreams.releaseCapacityIfSparse()
+    }
+  }
+
+  /// Copies the value of `key`'s `entry` (or its absence) to ``values``, where the fast path
+  /// reads it: called in the same turn as every change of an entry's value, updated-at time or
+  /// gc time, just *before* the entry is stored, so that whoever waits for the entry's change
+  /// (``waitUntil(_:)``) finds the value changed too.
+  private func publish(_ entry: Entry?, for key: QueryKey) {
+    guard let entry, let value = entry.value, let updatedAt = entry.updatedAt else {
+      return values.set(nil, for: key)
+    }
+    values.set(
+      CachedValues.Value(
+        value: value, valueType: entry.valueType, typeName: entry.typeName, updatedAt: updatedAt,
+        gcTime: entry.gcTime),
+      for: key)
   }
 
   private func yieldSync(_ key: QueryKey) {
@@ -293,6 +378,8 @@ public actor QueryClientCache {
 
   private func collect(_ key: QueryKey) {
     guard entries[key]?.collectionIsDue() == true else { return }
+    publish(nil, for: key)
     entries[key] = nil
+    entries.releaseCapacityIfSparse()
   }
 }

@@ -91,14 +91,15 @@ struct QueryEntryStateMachine<Fetch> {
   ///
   /// - Returns: `false` if the entry holds a value or a fetch of another type.
   mutating func adopt(
-    valueType type: ObjectIdentifier, typeName name: String, gcTime time: Duration
+    valueType type: ObjectIdentifier, typeName name: @autoclosure () -> String,
+    gcTime time: Duration
   )
     -> Bool
   {
     if type != valueType {
       guard value == nil, inFlight == nil else { return false }
       valueType = type
-      typeName = name
+      typeName = name()
     }
     gcTime = max(gcTime, time)
     return true

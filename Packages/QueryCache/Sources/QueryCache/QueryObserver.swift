@@ -11,6 +11,9 @@ import ReduxCore
 /// render(user.box)             // data, isLoading, isFetching, error, dataUpdatedAt, source
 /// ```
 ///
+/// An observer made (or moved to a key) over a fresh cached value shows it at once, before any
+/// `await`: the cache's values are readable from the main actor without a hop.
+///
 /// While it has a key, the observer stays in sync with the cache (another observer's fetch, a
 /// `setQueryData`) and keeps the entry from being garbage collected; releasing it stops both.
 @MainActor
@@ -24,6 +27,7 @@ public final class QueryObserver<Value: Sendable> {
     didSet {
       guard queryKey != oldValue else { return }
       box = QueryBox()
+      showFreshValue()
       startSyncing()
     }
   }
@@ -59,6 +63,7 @@ public final class QueryObserver<Value: Sendable> {
     self.options = options
     self.queryFn = queryFn
     self.onCompleted = onCompleted
+    showFreshValue()
     startSyncing()
   }
 
@@ -156,6 +161,18 @@ public final class QueryObserver<Value: Sendable> {
     case .failure(let error):
       box.error = error
     }
+  }
+
+  /// Shows the key's cached value at once if it is fresh: read without entering the cache
+  /// actor, so a screen over a warm cache has its data in its first frame.
+  private func showFreshValue() {
+    guard let key = queryKey,
+      let (value, updatedAt) = client.cache.freshValue(
+        key, as: Value.self, staleTime: options.staleTime)
+    else { return }
+    box.data = value
+    box.dataUpdatedAt = updatedAt
+    box.source = .cache
   }
 
   /// Follows the cache entry of the current key: every update another fetch or `setQueryData`

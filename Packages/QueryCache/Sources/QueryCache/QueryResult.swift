@@ -17,6 +17,14 @@ public struct QueryResult<Value: Sendable>: Sendable {
   /// fetch invalidated or cancelled while it ran).
   public var updatedAt: Duration?
 
+  @usableFromInline
+  init(result: Result<Value, any Error>, isFresh: Bool, source: QuerySource, updatedAt: Duration?) {
+    self.result = result
+    self.isFresh = isFresh
+    self.source = source
+    self.updatedAt = updatedAt
+  }
+
   /// The value, if the fetch succeeded.
   public var value: Value? { try? result.get() }
 }

@@ -34,6 +34,12 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
   /// derived count made ending n tasks O(n²).
   private(set) var runningCount = 0
 
+  /// The capacities of the dictionaries of tasks and of ids: after many tasks end, they shrink
+  /// back (a Swift dictionary keeps its capacity after removals).
+  var capacities: (slots: Int, liveTokens: Int) {
+    (slots.capacity, liveTokens.capacity)
+  }
+
   /// Whether a live (started, not cancelled, not replaced, not finished) task has this id.
   func isRunning(key: Key) -> Bool {
     liveTokens[key] != nil
@@ -61,6 +67,7 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
       return cancelled ? handle : nil
     case .finishedBeforeAttach:
       slots[token] = nil
+      slots.releaseCapacityIfSparse()
       return nil
     case .running, nil:
       preconditionFailure("Attached task \(token) twice (slot \(String(describing: slots[token])))")
@@ -74,8 +81,12 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
       slots[token] = .finishedBeforeAttach
     case .running(_, let key):
       slots[token] = nil
+      slots.releaseCapacityIfSparse()
       // NB: only drop the id if it still names this task; a replacement may have taken it.
-      if let key, liveTokens[key] == token { liveTokens[key] = nil }
+      if let key, liveTokens[key] == token {
+        liveTokens[key] = nil
+        liveTokens.releaseCapacityIfSparse()
+      }
     case .finishedBeforeAttach, nil:
       preconditionFailure("Task \(token) finished twice (slot \(String(describing: slots[token])))")
     }
@@ -86,6 +97,7 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
   /// Cancels the live task with this id, if any. Returns its handle to cancel.
   mutating func cancel(key: Key) -> Handle? {
     guard let token = liveTokens.removeValue(forKey: key) else { return nil }
+    liveTokens.releaseCapacityIfSparse()
     return detach(token)
   }
 
@@ -129,5 +141,29 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
     guard runningCount == 0 else { return [] }
     defer { idleWaiters = [] }
     return idleWaiters
+  }
+}
+
+extension Dictionary {
+  /// Rebuilds the dictionary to fit its elements when they fill less than a quarter of its
+  /// capacity, which a Swift dictionary otherwise keeps after removals: a manager that ran 100k
+  /// timers at once would go on holding their buckets once they ended.
+  ///
+  /// Call it after a removal. A rebuilt dictionary's capacity is less than 2⅔ times its count
+  /// (Swift fills buckets to ¾), so a third of its elements must go before the next rebuild:
+  /// the copies cost O(1) amortized per removal.
+  ///
+  /// - Parameter minimumCapacity: Below this capacity nothing is rebuilt (a small dictionary's
+  ///   buckets cost less than the copies).
+  /// - Complexity: O(1), or O(*n*) when it rebuilds (*n* the number of elements).
+  fileprivate mutating func releaseCapacityIfSparse(minimumCapacity: Int = 64) {
+    guard capacity > minimumCapacity, count < capacity / 4 else { return }
+    guard !isEmpty else {
+      self = [:]
+      return
+    }
+    var rebuilt = Dictionary(minimumCapacity: count)
+    for (key, value) in self { rebuilt[key] = value }
+    self = rebuilt
   }
 }

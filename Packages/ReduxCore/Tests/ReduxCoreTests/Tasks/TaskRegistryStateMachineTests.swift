@@ -75,4 +75,43 @@ import Testing
       return
     }
   }
+
+  @Test func theDictionariesReleaseTheirCapacityWhenTheTasksEnd() {
+    var machine = Machine()
+    var tokens: [UInt64] = []
+    for index in 0..<10_000 {
+      let (token, _) = start(&machine, key: "timer \(index)")
+      #expect(machine.attach("task \(index)", token: token) == nil)
+      tokens.append(token)
+    }
+    #expect(machine.capacities.slots >= 10_000 && machine.capacities.liveTokens >= 10_000)
+    // Half are cancelled by id (and still unwinding), then all end, in token order.
+    for index in stride(from: 0, to: 10_000, by: 2) {
+      #expect(machine.cancel(key: "timer \(index)") == "task \(index)")
+    }
+    for (index, token) in tokens.enumerated() {
+      _ = machine.finish(token: token)
+      if index == 8_999 {
+        // 1,000 left: the buckets shrank to fit them, with their ids still live.
+        #expect(machine.capacities.slots < 4 * 1_000)
+        #expect(machine.capacities.liveTokens < 4 * 500)
+        #expect(machine.isRunning(key: "timer 9999") && !machine.isRunning(key: "timer 9998"))
+      }
+    }
+    #expect(machine.runningCount == 0)
+    #expect(machine.capacities.slots <= 64 && machine.capacities.liveTokens <= 64)
+  }
+
+  @Test func aSmallRegistryKeepsItsCapacity() {
+    var machine = Machine()
+    for round in 0..<100 {
+      let (token, _) = start(&machine, key: "a")
+      #expect(machine.attach("task \(round)", token: token) == nil)
+      _ = machine.finish(token: token)
+    }
+    let (token, _) = start(&machine, key: "a")
+    let capacity = machine.capacities.slots
+    _ = machine.finish(token: token)
+    #expect(machine.capacities.slots == capacity)
+  }
 }
