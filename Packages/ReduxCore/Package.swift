@@ -9,10 +9,20 @@ let package = Package(
     .library(name: "ReduxCore", targets: ["ReduxCore"]),
     .library(name: "ReduxCoreTesting", targets: ["ReduxCoreTesting"]),
   ],
+  dependencies: [
+    // Test-only: the admission policies are checked against a naive model over random events.
+    .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1")
+  ],
   targets: [
     .target(name: "ReduxCore"),
     .target(name: "ReduxCoreTesting", dependencies: ["ReduxCore"]),
-    .testTarget(name: "ReduxCoreTests", dependencies: ["ReduxCore", "ReduxCoreTesting"]),
+    .testTarget(
+      name: "ReduxCoreTests",
+      dependencies: [
+        "ReduxCore", "ReduxCoreTesting",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
     // Faults planted for Scripts/sanitize.sh, which checks that the sanitizers report them;
     // skipped unless REDUXKIT_CANARY asks for one.
     .testTarget(name: "SanitizerCanaryTests", dependencies: ["ReduxCore", "ReduxCoreTesting"]),
