@@ -11,6 +11,12 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
   case queueFull(capacity: Int)
   /// The store was shut down (explicitly or by being released) before the action ran.
   case shutdown
+  /// A newer dispatch of this id replaced it under ``AdmissionPolicy/latest``,
+  /// ``AdmissionPolicy/debounce(_:maxWait:)`` or a trailing ``AdmissionPolicy/throttle(_:leading:trailing:)``.
+  case superseded(actionID: String)
+  /// One of this id was admitted less than `interval` ago, under a
+  /// ``AdmissionPolicy/throttle(_:leading:trailing:)`` without `trailing`.
+  case throttled(actionID: String, interval: Duration)
 
   public var description: String {
     switch self {
@@ -20,6 +26,10 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
       "queue full: \(capacity) actions already pending"
     case .shutdown:
       "store shut down"
+    case .superseded(let actionID):
+      "superseded by a newer '\(actionID)' action"
+    case .throttled(let actionID, let interval):
+      "throttled: a '\(actionID)' action was admitted less than \(interval) ago"
     }
   }
 }

@@ -71,6 +71,20 @@ struct DispatchQueueStateMachine<Element, Waiter> {
     return .refused(reason)
   }
 
+  /// Removes the first pending element matching `predicate` (one that a newer one superseded);
+  /// `nil` if none is pending any more (it is being processed, or was).
+  ///
+  /// - Complexity: O(*n*), *n* the number of pending elements.
+  mutating func removeFirst(where predicate: (Element) -> Bool) -> Element? {
+    guard let index = pending.firstIndex(where: predicate) else { return nil }
+    return pending.remove(at: index)
+  }
+
+  /// Counts a refusal decided elsewhere (by an admission policy).
+  mutating func countRefusal() {
+    refusedCount += 1
+  }
+
   /// Returns `true` the first time it is called: the owner warns once that refusals go unheard.
   mutating func claimRefusalWarning() -> Bool {
     defer { hasWarnedOfRefusal = true }

@@ -23,6 +23,18 @@ final class Dispatcher<Element: Sendable>: Sendable {
   /// How many elements were refused since the queue was created.
   var refusedCount: Int { machine.withLock { $0.refusedCount } }
 
+  /// Removes the first pending element matching `predicate`, if it is still pending.
+  ///
+  /// - Complexity: O(*n*), *n* the number of pending elements.
+  func removeFirst(where predicate: @Sendable (Element) -> Bool) -> Element? {
+    machine.withLock { $0.removeFirst(where: predicate) }
+  }
+
+  /// Counts a refusal decided by an admission policy.
+  func countRefusal() {
+    machine.withLock { $0.countRefusal() }
+  }
+
   /// Returns `true` once: the first caller warns that refusals go unheard.
   @usableFromInline
   func claimRefusalWarning() -> Bool {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The origin of the pipeline's timings (``DispatchWorker/now()``).
 ///
 /// NB: a global rather than a stored property of the worker: `ContinuousClock.Instant` is a
@@ -24,12 +26,15 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     @usableFromInline let action: Action
     @usableFromInline let limited: Bool
     @usableFromInline let completion: Completion?
+    /// Its ticket under an ``AdmissionPolicy`` (`latest`, `debounce`, `throttle`); 0 if none.
+    @usableFromInline let ticket: Int
 
     @inlinable
-    init(action: Action, limited: Bool, completion: Completion?) {
+    init(action: Action, limited: Bool, completion: Completion?, ticket: Int = 0) {
       self.action = action
       self.limited = limited
       self.completion = completion
+      self.ticket = ticket
     }
   }
 
@@ -52,6 +57,12 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   @usableFromInline nonisolated let onLog: (@Sendable (Log) -> Void)?
   @usableFromInline nonisolated let dispatcher: Dispatcher<Pending>
   nonisolated let tasks = TaskManager()
+  /// The clock of the timed admission policies.
+  nonisolated let clock: ClockReader
+  /// The policies registered on the store, by action id.
+  @usableFromInline nonisolated let registeredPolicies: [String: AdmissionPolicy]
+  /// Policy-governed dispatches: see ``DispatchAdmission``.
+  nonisolated let admission = Mutex(DispatchAdmission<Pending>())
   /// Flags `0 ..< reducerFlagOffset` belong to middlewares (`next`, `complete`), the rest to
   /// reducers (`complete`).
   @usableFromInline let reducerFlagOffset: Int
@@ -74,9 +85,13 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     resolvers: [AnyResolver<State, Action>],
     reducers: [AnyReducer<State, Action>],
     queueCapacity: Int,
+    admissionPolicies: [String: AdmissionPolicy] = [:],
+    clock: ClockReader = ClockReader(ContinuousClock()),
     onLog: (@Sendable (Log) -> Void)?
   ) {
     self.state = state
+    self.registeredPolicies = admissionPolicies
+    self.clock = clock
     self.readOnly = state.readOnly
     self.middlewares = middlewares
     self.reducers = reducers
@@ -106,6 +121,18 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   nonisolated func enqueue(_ action: Action, limit: UInt, completion: Completion?)
     -> DispatchError?
   {
+    // NB: a store without registered policies never computes the id here.
+    if limit == 0, !registeredPolicies.isEmpty, let policy = registeredPolicies[action.id] {
+      return enqueue(action, policy: policy, completion: completion)
+    }
+    return enqueueAdmitted(action, limit: limit, completion: completion)
+  }
+
+  /// Admits an action under `limit` alone (`maxDispatchable`, or no policy).
+  @inlinable @discardableResult
+  nonisolated func enqueueAdmitted(_ action: Action, limit: UInt, completion: Completion?)
+    -> DispatchError?
+  {
     let pending = Pending(action: action, limited: limit > 0, completion: completion)
     // NB: the id only counts for a rate-limited dispatch; an unlimited one does not compute it
     // (a derived id reflects on the action).
@@ -114,12 +141,18 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
       if scheduleDrain { self.scheduleDrain() }
       return nil
     case .refused(let reason):
-      if let onLog {
-        onLog(.store(.refused(action, reason: reason)))
-      } else if dispatcher.claimRefusalWarning() {
-        warnOfUnheardRefusal(action.id, reason: reason)
-      }
+      reportRefusal(of: action, reason)
       return reason
+    }
+  }
+
+  /// Reports a refusal through `onLog`, or once on standard error without one.
+  @usableFromInline
+  nonisolated func reportRefusal(of action: Action, _ reason: DispatchError) {
+    if let onLog {
+      onLog(.store(.refused(action, reason: reason)))
+    } else if dispatcher.claimRefusalWarning() {
+      warnOfUnheardRefusal(action.id, reason: reason)
     }
   }
 
@@ -201,6 +234,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     let frame = prepareFrame()
     runMiddleware(at: 0, frame: frame, action: pending.action)
     if pending.limited { dispatcher.release(id: pending.action.id) }
+    if pending.ticket != 0 { admissionEnded(pending.ticket) }
     pending.completion?.finish(state: readOnly) { outcome(of: frame) }
   }
 
@@ -354,12 +388,14 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     // NB: the unprocessed rest of the running batch was admitted before the queue's content.
     let unprocessed = batch[cursor...]
     let queued = dispatcher.shutdown()
+    let held = shutDownAdmission()
     discard(unprocessed)
     discard(queued[...])
+    discard(held[...])
     batch = []
     cursor = 0
     subscriptions.finishAll()
-    log(.store(.shutdown(discarded: unprocessed.count + queued.count)))
+    log(.store(.shutdown(discarded: unprocessed.count + queued.count + held.count)))
   }
 
   /// Drops the middleware, reducer and resolver closures, so that a context one of them kept

@@ -54,6 +54,11 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   ///     dispatch beyond it is refused with ``DispatchError/queueFull(capacity:)``. The batch
   ///     being processed is not counted, so up to twice as many actions may be in memory. Less
   ///     than 1 is 1, reported as ``Event/adjusted(_:)``.
+  ///   - admissionPolicies: The ``AdmissionPolicy`` of each action id named here, applied to
+  ///     every dispatch of that id that neither chooses a policy nor passes `maxDispatchable`
+  ///     (from middlewares, resolvers and ``send`` too).
+  ///   - clock: The clock of the timed policies (`debounce`, `throttle`); a `ManualClock` in
+  ///     tests.
   ///   - onLog: Receives timing logs and store events, on the thread where they happen. When
   ///     `nil`, the pipeline reads no clock.
   /// - Complexity: O(*m* + *r*), where *m* is the number of middlewares and *r* the number of
@@ -64,11 +69,14 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
     resolvers: [AnyResolver<State, Action>] = [],
     reducers: [AnyReducer<State, Action>] = [],
     queueCapacity: Int = defaultQueueCapacity,
+    admissionPolicies: [String: AdmissionPolicy] = [:],
+    clock: any Clock<Duration> = ContinuousClock(),
     onLog: (@Sendable (Log) -> Void)? = nil
   ) {
     worker = DispatchWorker(
       state: initialState, middlewares: middlewares, resolvers: resolvers, reducers: reducers,
-      queueCapacity: queueCapacity, onLog: onLog)
+      queueCapacity: queueCapacity, admissionPolicies: admissionPolicies,
+      clock: ClockReader(clock), onLog: onLog)
   }
 
   /// A store with an empty pipeline, for previews and tests that only read state.
