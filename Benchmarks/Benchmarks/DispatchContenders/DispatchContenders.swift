@@ -20,12 +20,13 @@ import SyncStoreStandIn
 /// `Store`, a refused dispatch retried after a yield), `sync-store` (a ReSwift-style synchronous
 /// store, ``SyncStore``), `sync-store-10` and `store-10` (with 10 subscribers: ReSwift's
 /// per-action notifications, the store's `changes(of:)` streams), `stream-hop` (TinyRedux's
-/// design: every action crosses an `AsyncStream` to a main-actor consumer).
+/// design: every action crosses an `AsyncStream` to a main-actor consumer), `store-policy` (the
+/// store burst with every dispatch under an admission policy that holds none).
 @main
 enum DispatchContenders {
   static let contenders = [
     "bare", "store", "store-default-capacity", "sync-store", "store-10", "sync-store-10",
-    "stream-hop",
+    "stream-hop", "store-policy",
   ]
 
   static func main() {
@@ -72,6 +73,10 @@ enum DispatchContenders {
       return await storeBurst(
         count, capacity: Store<BenchState, BenchAction>.defaultQueueCapacity, subscribers: 0)
     case "store-10": return await storeBurst(count, capacity: count + 1, subscribers: 10)
+    case "store-policy":
+      // Every dispatch through the admission machine, none held: a zero-length throttle window.
+      return await storeBurst(
+        count, capacity: count + 1, subscribers: 0, policy: .throttle(.zero, trailing: false))
     case "sync-store": syncStore(count, subscribers: 0)
     case "sync-store-10": syncStore(count, subscribers: 10)
     case "stream-hop": await streamHop(count)
@@ -92,7 +97,9 @@ enum DispatchContenders {
   /// A burst from a detached task into a store with 3 pass-through middlewares and 3 reducers;
   /// a refused dispatch (default capacity) is retried after a yield, so every action runs.
   @MainActor
-  static func storeBurst(_ count: Int, capacity: Int, subscribers: Int) async -> Int {
+  static func storeBurst(
+    _ count: Int, capacity: Int, subscribers: Int, policy: AdmissionPolicy? = nil
+  ) async -> Int {
     let store = makeStore(middlewares: 3, reducers: 3, onLog: nil, capacity: capacity)
     let listeners = (0..<subscribers).map { _ in
       let changes = store.changes(of: \.count)
@@ -100,7 +107,11 @@ enum DispatchContenders {
     }
     await Task.detached {
       for _ in 0..<count - 1 {
-        while !store.dispatch(.increment) { await Task.yield() }
+        if let policy {
+          while !store.dispatch(.increment, policy: policy) { await Task.yield() }
+        } else {
+          while !store.dispatch(.increment) { await Task.yield() }
+        }
       }
     }.value
     let state = await store.dispatchWithResult(.increment)
@@ -174,6 +185,7 @@ enum DispatchContenders {
     print("  " + median("sync-store-10", "store-10") + "   target >= 10")
     print("  " + median("stream-hop", "store") + "   target >= 100")
     print("  " + median("store-default-capacity", "store"))
+    print("  " + median("store-policy", "store") + "   target <= 2")
   }
 }
 

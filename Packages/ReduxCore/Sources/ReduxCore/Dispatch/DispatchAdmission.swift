@@ -4,24 +4,29 @@
 ///
 /// NB: apart from the queue's lock, so that a dispatch without a policy never takes this one.
 /// When both are taken, this one is taken first.
+@usableFromInline
 struct DispatchAdmission<Pending> {
-  var machine = AdmissionStateMachine<String, Int>()
+  @usableFromInline var machine = AdmissionStateMachine<String, Int>()
   /// The next ticket; tickets start at 1, 0 meaning "no policy".
-  var nextTicket = 1
+  @usableFromInline var nextTicket = 1
+  @inlinable init() {}
+
   /// Dispatches held by `debounce` or `throttle` until their id's deadline.
-  var held: [Int: Pending] = [:]
+  @usableFromInline var held: [Int: Pending] = [:]
   /// The ids of the admitted tickets that `latest` tracks until they are processed.
-  var admittedIDs: [Int: String] = [:]
+  @usableFromInline var admittedIDs: [Int: String] = [:]
   /// The policy each id with a slot in the machine was last offered under.
-  var policies: [String: AdmissionPolicy] = [:]
+  @usableFromInline var policies: [String: AdmissionPolicy] = [:]
 
   /// Takes a ticket.
+  @inlinable
   mutating func issueTicket() -> Int {
     defer { nextTicket += 1 }
     return nextTicket
   }
 
   /// Forgets an id whose slot the machine dropped.
+  @inlinable
   mutating func forgetIfIdle(_ id: String) {
     if machine.slots[id] == nil { policies[id] = nil }
   }

@@ -26,11 +26,13 @@ final class Dispatcher<Element: Sendable>: Sendable {
   /// Removes the first pending element matching `predicate`, if it is still pending.
   ///
   /// - Complexity: O(*n*), *n* the number of pending elements.
+  @usableFromInline
   func removeFirst(where predicate: @Sendable (Element) -> Bool) -> Element? {
     machine.withLock { $0.removeFirst(where: predicate) }
   }
 
   /// Counts a refusal decided by an admission policy.
+  @usableFromInline
   func countRefusal() {
     machine.withLock { $0.countRefusal() }
   }

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The id of the timer that releases the dispatches an id's policy holds; a type of its own, so
 /// that no middleware task id can replace it.
@@ -12,7 +12,7 @@ extension DispatchWorker {
   ///
   /// - Complexity: O(1) for `debounce` and `throttle`; O(*n*) for `latest` when it replaces a
   ///   queued dispatch (*n* queued actions) and for `limit(k)` (*k*).
-  @usableFromInline @discardableResult
+  @inlinable @discardableResult
   nonisolated func enqueue(_ action: Action, policy: AdmissionPolicy, completion: Completion?)
     -> DispatchError?
   {
@@ -67,6 +67,7 @@ extension DispatchWorker {
 
   /// Queues an admitted dispatch; if the queue refuses it, the policy forgets it (the queue
   /// counted and the caller reports the refusal).
+  @inlinable
   nonisolated func admit(_ pending: Pending, id: String, book: inout DispatchAdmission<Pending>)
     -> DispatchError?
   {
@@ -84,6 +85,7 @@ extension DispatchWorker {
 
   /// Arms the timer of `id` for `deadline` on the task runtime (replacing an armed one), so that
   /// it is cancelled with the store.
+  @usableFromInline
   nonisolated func arm(_ id: String, at deadline: Duration) {
     let sleep = clock.sleep(for: deadline - clock.now())
     tasks.run(id: AdmissionTimer(actionID: id)) {
@@ -115,6 +117,7 @@ extension DispatchWorker {
   }
 
   /// A dispatch a newer one replaced: counted, reported, and its caller told.
+  @usableFromInline
   nonisolated func settle(_ pending: Pending, _ reason: DispatchError) {
     dispatcher.countRefusal()
     reportRefusal(of: pending.action, reason)

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The origin of the pipeline's timings (``DispatchWorker/now()``).
 ///
@@ -56,13 +56,14 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   nonisolated let resolverIDs: [String]
   @usableFromInline nonisolated let onLog: (@Sendable (Log) -> Void)?
   @usableFromInline nonisolated let dispatcher: Dispatcher<Pending>
-  nonisolated let tasks = TaskManager()
+  @usableFromInline nonisolated let tasks = TaskManager()
   /// The clock of the timed admission policies.
-  nonisolated let clock: ClockReader
+  @usableFromInline nonisolated let clock: ClockReader
   /// The policies registered on the store, by action id.
   @usableFromInline nonisolated let registeredPolicies: [String: AdmissionPolicy]
   /// Policy-governed dispatches: see ``DispatchAdmission``.
-  nonisolated let admission = Mutex(DispatchAdmission<Pending>())
+  @usableFromInline nonisolated let admission: Mutex<DispatchAdmission<Pending>> = Mutex(
+    DispatchAdmission())
   /// Flags `0 ..< reducerFlagOffset` belong to middlewares (`next`, `complete`), the rest to
   /// reducers (`complete`).
   @usableFromInline let reducerFlagOffset: Int

@@ -19,7 +19,7 @@ extension Store {
   /// - Returns: `false` if the action was refused.
   /// - Complexity: See ``AdmissionPolicy``: O(1) but for `latest` replacing a queued action
   ///   (O(*n*), *n* queued actions).
-  @discardableResult
+  @inlinable @discardableResult
   public nonisolated func dispatch(_ action: Action, policy: AdmissionPolicy) -> Bool {
     worker.enqueue(action, policy: policy, completion: nil) == nil
   }
@@ -48,6 +48,7 @@ extension Store {
   ///   - action: The action.
   ///   - policy: How dispatches of this action's `id` are admitted.
   /// - Throws: ``DispatchError``: `.rateLimited`, `.throttled`, `.queueFull` or `.shutdown`.
+  @inlinable
   public nonisolated func tryDispatch(_ action: Action, policy: AdmissionPolicy)
     throws(DispatchError)
   {
