@@ -34,6 +34,18 @@ let package = Package(
       ],
       path: "Benchmarks/DispatchContenders"
     ),
+    // Not a package-benchmark suite: a plain program that Scripts/persistence-instructions.sh
+    // runs under callgrind to count instructions per persisted row.
+    .executableTarget(
+      name: "PersistenceContenders",
+      dependencies: [
+        .product(name: "EntityTracking", package: "EntityTracking"),
+        .product(name: "Persistence", package: "Persistence"),
+        .product(name: "PersistenceSQLite", package: "Persistence"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      path: "Benchmarks/PersistenceContenders"
+    ),
     .executableTarget(
       name: "ReduxCoreBenchmarks",
       dependencies: [

@@ -35,6 +35,9 @@ let package = Package(
         // recompiles this target when EntityStore changes.
         .product(name: "EntityTracking", package: "EntityTracking"),
         .product(name: "GRDB", package: "GRDB.swift"),
+        // NB: SQLite's C API, which GRDB is built on: EntityTable binds each row's values in
+        // place on GRDB's prepared statement.
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

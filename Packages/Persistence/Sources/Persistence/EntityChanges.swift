@@ -17,6 +17,9 @@ public struct EntityChanges<Entity: Identifiable & Sendable>: Sendable where Ent
   /// inserted again after a deletion, or changed while already last. In the order they
   /// reached the end, which is their order in the store.
   public let placedLast: [Entity.ID]
+  /// The offset in `writes` of each id of `placedLast`, when the batch comes from a writer
+  /// (which knows them without hashing); `nil` for a batch made with the public initializer.
+  package let placedLastOffsets: [Int]?
 
   /// Creates a batch of changes.
   ///
@@ -28,5 +31,16 @@ public struct EntityChanges<Entity: Identifiable & Sendable>: Sendable where Ent
     self.writes = writes
     self.deletions = deletions
     self.placedLast = placedLast
+    placedLastOffsets = nil
+  }
+
+  /// Creates a batch whose `placedLast` ids are also given as offsets in `writes`.
+  package init(
+    writes: [Entity], deletions: [Entity.ID], placedLast: [Entity.ID], placedLastOffsets: [Int]
+  ) {
+    self.writes = writes
+    self.deletions = deletions
+    self.placedLast = placedLast
+    self.placedLastOffsets = placedLastOffsets
   }
 }

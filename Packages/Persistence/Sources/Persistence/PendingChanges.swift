@@ -1,5 +1,4 @@
 import EntityTracking
-import OrderedCollections
 
 /// One writer's changes waiting for a flush, coalesced by id: the last operation on an id wins
 /// and ids keep the order they were first changed in.
@@ -7,6 +6,11 @@ import OrderedCollections
 /// A write also remembers when its entity was last placed at the end of the store (see
 /// ``EntityChanges/placedLast``): a sequence number from the writer, increasing across batches,
 /// so that a failed batch put back under newer changes keeps the order of the moves.
+///
+/// NB: the changes are two arrays in first-change order and an index from id to offset, not an
+/// `OrderedDictionary`: this code runs unspecialized (the entity type is the app's), where every
+/// call into a generic collection's method looks its metadata up. A recorded change costs one
+/// hashing of its id and two appends.
 struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID: Sendable {
   enum Change: Sendable {
     /// A write; `placed` is when the entity was last placed at the end of the store, if it
@@ -15,36 +19,68 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
     case delete
   }
 
-  private(set) var changes: OrderedDictionary<Entity.ID, Change> = [:]
+  /// Every id changed, once, in first-change order.
+  private(set) var ids: [Entity.ID] = []
+  /// The last change of `ids[i]`, at `i`.
+  private(set) var changes: [Change] = []
+  /// The offset of every id in `ids`.
+  private var offsets: [Entity.ID: Int] = [:]
 
-  var count: Int { changes.count }
-  var isEmpty: Bool { changes.isEmpty }
+  var count: Int { ids.count }
+  var isEmpty: Bool { ids.isEmpty }
+
+  /// The offset of `id`, which is appended (with a placeholder change, `.delete`) when it is
+  /// new: one hashing of the id either way.
+  private mutating func offset(of id: Entity.ID) -> Int {
+    let end = ids.count
+    let offset = Self.read(&offsets[id, default: end])
+    if offset == end {
+      ids.append(id)
+      changes.append(.delete)
+    }
+    return offset
+  }
+
+  /// Reads a value through `inout`: with `Dictionary`'s `default:` subscript, inserts the
+  /// default when the key is missing and returns the stored value, hashing once.
+  private static func read(_ value: inout Int) -> Int { value }
 
   /// Records one drain: its deletions, then its upserts (an id is never in both).
   ///
   /// - Parameters:
   ///   - upserts: The entities written.
   ///   - deletions: The ids deleted.
-  ///   - placedLast: The ids among `upserts` now last in the store, in store order.
+  ///   - placedLast: The offsets in `upserts` of the entities now last in the store, in store
+  ///     order.
   ///   - placement: The writer's next placement number; advanced by `placedLast.count`.
   /// - Complexity: O(*c*), where *c* is the number of changes drained.
   mutating func record(
-    upserts: [Entity], deletions: [Entity.ID], placedLast: [Entity.ID] = [],
-    placement: inout Int
+    upserts: [Entity], deletions: [Entity.ID], placedLast: [Int] = [], placement: inout Int
   ) {
-    changes.reserveCapacity(changes.count + upserts.count + deletions.count)
-    for id in deletions { changes[id] = .delete }
-    for entity in upserts {
-      // NB: an entity changed in place keeps the place it was moved to earlier in the window.
-      if case .write(_, let placed)? = changes[entity.id] {
-        changes[entity.id] = .write(entity, placed: placed)
-      } else {
-        changes[entity.id] = .write(entity, placed: nil)
-      }
+    let capacity = ids.count + upserts.count + deletions.count
+    ids.reserveCapacity(capacity)
+    changes.reserveCapacity(capacity)
+    offsets.reserveCapacity(capacity)
+    for id in deletions {
+      let offset = offset(of: id)
+      changes[offset] = .delete
     }
-    for id in placedLast {
-      guard case .write(let entity, _)? = changes[id] else { continue }
-      changes[id] = .write(entity, placed: placement)
+    var upsertOffsets: [Int] = []
+    if !placedLast.isEmpty { upsertOffsets.reserveCapacity(upserts.count) }
+    for entity in upserts {
+      let offset = offset(of: entity.id)
+      // NB: an entity changed in place keeps the place it was moved to earlier in the window.
+      if case .write(_, let placed) = changes[offset] {
+        changes[offset] = .write(entity, placed: placed)
+      } else {
+        changes[offset] = .write(entity, placed: nil)
+      }
+      if !placedLast.isEmpty { upsertOffsets.append(offset) }
+    }
+    for index in placedLast {
+      let offset = upsertOffsets[index]
+      guard case .write(let entity, _) = changes[offset] else { continue }
+      changes[offset] = .write(entity, placed: placement)
       placement += 1
     }
   }
@@ -52,13 +88,19 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
   /// Puts a batch that failed to persist back, underneath the changes recorded since it was
   /// taken: a newer change to an id wins, and the failed ids keep their earlier place (in the
   /// batch, and at the end of the store when they had moved there).
+  ///
+  /// - Complexity: O(*f* + *c*), the changes of the failed batch and those recorded since.
   mutating func restore(failed: PendingChanges) {
     var merged = failed
-    for (id, change) in changes {
-      if case .write(let entity, nil) = change, case .write(_, let placed?)? = merged.changes[id] {
-        merged.changes[id] = .write(entity, placed: placed)
+    merged.ids.reserveCapacity(failed.count + count)
+    merged.changes.reserveCapacity(failed.count + count)
+    for (id, change) in zip(ids, changes) {
+      let offset = merged.offset(of: id)
+      if case .write(let entity, nil) = change, case .write(_, let placed?) = merged.changes[offset]
+      {
+        merged.changes[offset] = .write(entity, placed: placed)
       } else {
-        merged.changes[id] = change
+        merged.changes[offset] = change
       }
     }
     self = merged
@@ -67,21 +109,29 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
   /// The writes and the deletions, each in first-change order, and the ids placed last in the
   /// order they were placed.
   ///
-  /// - Complexity: O(*c* + *p* log *p*), where *p* is the number of ids placed last.
+  /// - Complexity: O(*c*), or O(*c* + *p* log *p*) when the *p* ids placed last were placed in
+  ///   another order than first changed (a failed batch put back under newer moves).
   var split: EntityChanges<Entity> {
     var writes: [Entity] = []
     var deletions: [Entity.ID] = []
-    var placed: [(order: Int, id: Entity.ID)] = []
+    var placed: [(order: Int, write: Int)] = []
     writes.reserveCapacity(changes.count)
-    for (id, change) in changes {
+    var isSorted = true
+    for (offset, change) in changes.enumerated() {
       switch change {
       case .write(let entity, let order):
+        if let order {
+          if let previous = placed.last, previous.order > order { isSorted = false }
+          placed.append((order, writes.count))
+        }
         writes.append(entity)
-        if let order { placed.append((order, id)) }
-      case .delete: deletions.append(id)
+      case .delete: deletions.append(ids[offset])
       }
     }
-    placed.sort { $0.order < $1.order }
-    return EntityChanges(writes: writes, deletions: deletions, placedLast: placed.map(\.id))
+    if !isSorted { placed.sort { $0.order < $1.order } }
+    let placedOffsets = placed.map(\.write)
+    return EntityChanges(
+      writes: writes, deletions: deletions, placedLast: placedOffsets.map { writes[$0].id },
+      placedLastOffsets: placedOffsets)
   }
 }

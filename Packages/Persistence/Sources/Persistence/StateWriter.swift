@@ -146,7 +146,7 @@ where Entity.ID: Sendable {
         deletions.append(id)
       }
     }
-    let placedLast = tracksPlacement ? store.idsPlacedLast(among: writes) : []
+    let placedLast = tracksPlacement ? store.offsetsPlacedLast(among: writes) : []
     pending.record(
       upserts: writes, deletions: deletions, placedLast: placedLast, placement: &placement)
     return true

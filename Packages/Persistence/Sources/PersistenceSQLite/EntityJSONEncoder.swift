@@ -14,6 +14,14 @@ struct EntityJSONEncoder {
   private let writer = JSONWriter()
 
   func encode<Value: Encodable>(_ value: Value) throws -> Data {
+    if let fallback = try encodeInPlace(value) { return fallback }
+    return Data(writer.bytes)
+  }
+
+  /// Encodes `value` into the encoder's buffer, which ``withBytes(_:)`` reads until the next
+  /// encoding; returns `JSONEncoder`'s output instead (the buffer is then not used) for a shape
+  /// a single pass cannot write.
+  func encodeInPlace<Value: Encodable>(_ value: Value) throws -> Data? {
     writer.reset()
     do {
       try writer.writeValue(value, codingPath: [])
@@ -23,7 +31,12 @@ struct EntityJSONEncoder {
     if writer.isUnsupported {
       return try JSONEncoder().encode(value)
     }
-    return Data(writer.bytes)
+    return nil
+  }
+
+  /// Calls `body` with the bytes of the last ``encodeInPlace(_:)``, without copying them.
+  func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    try writer.withBytes(body)
   }
 }
 
@@ -49,6 +62,9 @@ private final class JSONWriter {
   }
 
   var bytes: [UInt8] { output.pointee.bytes }
+  func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    try output.pointee.bytes.withUnsafeBytes(body)
+  }
   var depth: Int { output.pointee.open.count }
   var isUnsupported: Bool { output.pointee.isUnsupported }
 

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Counts instructions per persisted row with valgrind's callgrind, which does not depend on the
+# machine's load. Each contender of Benchmarks/PersistenceContenders runs at two sizes, and so
+# does `setup` (the rows, the app's reduces into an EntityStore, a fresh database): per row =
+# ((Ir(c, n2) - Ir(setup, n2)) - (Ir(c, n1) - Ir(setup, n1))) / (n2 - n1), the contender's own
+# work without start-up, setup and teardown. For PersistenceSQLite that work is the drains
+# (`afterReduce` after each of 10 reduces) and the flush: everything an app pays for it.
+# Usage: Scripts/persistence-instructions.sh [n1 n2]   (default 10000 30000)
+# Wall-clock ratios, interleaved in one process:
+#   .build/release/PersistenceContenders interleaved 15 100000   (after this script's build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n1=${1:-10000}
+n2=${2:-30000}
+command -v valgrind >/dev/null || { echo "persistence-instructions: valgrind is not installed (apt-get install valgrind)"; exit 1; }
+scratch=${SCRATCH_PATH:-Benchmarks/.build}
+swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product PersistenceContenders >/dev/null
+binary=$(swift build -c release --package-path Benchmarks --scratch-path "$scratch" --show-bin-path)/PersistenceContenders
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Total instructions (Ir) of one run, all threads.
+count() {
+  valgrind --tool=callgrind --callgrind-out-file="$work/out" "$binary" "$1" "$2" >/dev/null 2>&1
+  awk '/^summary:/ { print $2 }' "$work/out"
+}
+
+setup_small=$(count setup "$n1")
+setup_large=$(count setup "$n2")
+declare -A per_row
+for contender in persistence grdb-json grdb-jsonencoder grdb-columns; do
+  small=$(count "$contender" "$n1")
+  large=$(count "$contender" "$n2")
+  per_row[$contender]=$(( ((large - setup_large) - (small - setup_small)) / (n2 - n1) ))
+  echo "$contender: ${per_row[$contender]} instructions/row"
+done
+p=${per_row[persistence]}
+for baseline in grdb-jsonencoder grdb-columns grdb-json; do
+  awk -v b="${per_row[$baseline]}" -v p="$p" -v name="$baseline" \
+    'BEGIN { printf "persistence throughput / %s = %.2f%s\n", name, b / p, (name == "grdb-jsonencoder" ? " (target >= 0.5: same rows, table shape and transaction)" : "") }'
+done
