@@ -92,14 +92,7 @@ extension Store {
   public func tryDispatchWithResult(_ action: Action, policy: AdmissionPolicy)
     async throws(DispatchError) -> State.ReadOnly
   {
-    let result = await withCheckedContinuation { continuation in
-      if let refusal = worker.enqueue(
-        action, policy: policy, completion: DispatchCompletion(.state(continuation)))
-      {
-        continuation.resume(returning: .failure(refusal))
-      }
-    }
-    return try result.get()
+    try await awaitState { worker.enqueue(action, policy: policy, completion: $0) }.get()
   }
 
   /// Dispatches `action` under an admission policy and returns the state after its pipeline
@@ -115,12 +108,6 @@ extension Store {
   public func dispatchWithOutcome(_ action: Action, policy: AdmissionPolicy) async
     -> (state: State.ReadOnly, outcome: DispatchOutcome)
   {
-    await withCheckedContinuation { continuation in
-      if let refusal = worker.enqueue(
-        action, policy: policy, completion: DispatchCompletion(.outcome(continuation)))
-      {
-        continuation.resume(returning: (state, .refused(refusal)))
-      }
-    }
+    await awaitOutcome { worker.enqueue(action, policy: policy, completion: $0) }
   }
 }

@@ -96,14 +96,7 @@ extension Store {
   public func tryDispatchWithResult(maxDispatchable: UInt = 0, _ action: Action)
     async throws(DispatchError) -> State.ReadOnly
   {
-    let result = await withCheckedContinuation { continuation in
-      if let refusal = worker.enqueue(
-        action, limit: maxDispatchable, completion: DispatchCompletion(.state(continuation)))
-      {
-        continuation.resume(returning: .failure(refusal))
-      }
-    }
-    return try result.get()
+    try await awaitState { worker.enqueue(action, limit: maxDispatchable, completion: $0) }.get()
   }
 
   /// Dispatches `action` and returns the state after its synchronous pipeline together with
@@ -130,10 +123,28 @@ extension Store {
   public func dispatchWithOutcome(maxDispatchable: UInt = 0, _ action: Action) async
     -> (state: State.ReadOnly, outcome: DispatchOutcome)
   {
+    await awaitOutcome { worker.enqueue(action, limit: maxDispatchable, completion: $0) }
+  }
+
+  /// Enqueues with a completion that resumes the caller with the state after the pipeline, or
+  /// at once with the refusal `enqueue` returns.
+  func awaitState(_ enqueue: (DispatchCompletion<State>) -> DispatchError?) async
+    -> Result<State.ReadOnly, DispatchError>
+  {
     await withCheckedContinuation { continuation in
-      if let refusal = worker.enqueue(
-        action, limit: maxDispatchable, completion: DispatchCompletion(.outcome(continuation)))
-      {
+      if let refusal = enqueue(DispatchCompletion(.state(continuation))) {
+        continuation.resume(returning: .failure(refusal))
+      }
+    }
+  }
+
+  /// Enqueues with a completion that resumes the caller with the state and the outcome, or at
+  /// once with the refusal `enqueue` returns.
+  func awaitOutcome(_ enqueue: (DispatchCompletion<State>) -> DispatchError?) async
+    -> (state: State.ReadOnly, outcome: DispatchOutcome)
+  {
+    await withCheckedContinuation { continuation in
+      if let refusal = enqueue(DispatchCompletion(.outcome(continuation))) {
         continuation.resume(returning: (state, .refused(refusal)))
       }
     }
