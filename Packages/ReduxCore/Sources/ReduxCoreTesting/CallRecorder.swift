@@ -16,7 +16,7 @@ public final class CallRecorder<Call: Sendable>: Sendable {
   private struct State {
     var calls: [Call] = []
     /// Tests waiting for this many calls.
-    var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var waiters = CountWaiters()
   }
 
   private let state = Mutex(State())
@@ -41,10 +41,7 @@ public final class CallRecorder<Call: Sendable>: Sendable {
   public func record(_ call: Call) -> Int {
     let (count, reached) = state.withLock { state in
       state.calls.append(call)
-      let count = state.calls.count
-      let reached = state.waiters.filter { $0.count <= count }.map(\.continuation)
-      state.waiters.removeAll { $0.count <= count }
-      return (count, reached)
+      return (state.calls.count, state.waiters.satisfied(by: state.calls.count))
     }
     for waiter in reached { waiter.resume() }
     return count
@@ -55,12 +52,10 @@ public final class CallRecorder<Call: Sendable>: Sendable {
   /// - Parameter count: How many calls to wait for.
   public func waitForCalls(_ count: Int) async {
     await withCheckedContinuation { continuation in
-      let isReached = state.withLock { state in
-        guard state.calls.count < count else { return true }
-        state.waiters.append((count, continuation))
-        return false
+      let isWaiting = state.withLock { state in
+        state.waiters.wait(for: count, current: state.calls.count, continuation)
       }
-      if isReached { continuation.resume() }
+      if !isWaiting { continuation.resume() }
     }
   }
 }

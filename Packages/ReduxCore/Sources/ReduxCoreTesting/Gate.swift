@@ -14,13 +14,10 @@ public final class Gate: Sendable {
     var nextID = 0
     var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     /// Tests waiting for this many waiters.
-    var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var watchers = CountWaiters()
 
     mutating func reachedWatchers() -> [CheckedContinuation<Void, Never>] {
-      let count = waiters.count
-      let reached = watchers.filter { $0.count <= count }.map(\.continuation)
-      watchers.removeAll { $0.count <= count }
-      return reached
+      watchers.satisfied(by: waiters.count)
     }
   }
 
@@ -78,12 +75,10 @@ public final class Gate: Sendable {
   /// - Parameter count: How many waiting tasks to wait for.
   public func waitForWaiters(_ count: Int) async {
     await withCheckedContinuation { continuation in
-      let isReached = state.withLock { state in
-        guard state.waiters.count < count else { return true }
-        state.watchers.append((count, continuation))
-        return false
+      let isWaiting = state.withLock { state in
+        state.watchers.wait(for: count, current: state.waiters.count, continuation)
       }
-      if isReached { continuation.resume() }
+      if !isWaiting { continuation.resume() }
     }
   }
 }

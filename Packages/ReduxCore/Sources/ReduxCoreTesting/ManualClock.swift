@@ -56,14 +56,11 @@ public final class ManualClock: Clock, Sendable {
     var nextID = 0
     var sleepers: [Sleeper] = []
     /// Tests waiting for this many sleepers.
-    var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var sleeperWaiters = CountWaiters()
 
     /// Removes and returns the waiters whose count of sleepers is reached.
     mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
-      let count = sleepers.count
-      let satisfied = sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
-      sleeperWaiters.removeAll { $0.count <= count }
-      return satisfied
+      sleeperWaiters.satisfied(by: sleepers.count)
     }
   }
 
@@ -130,12 +127,10 @@ public final class ManualClock: Clock, Sendable {
   /// - Complexity: O(1) to register; each new sleeper checks the waiting tests.
   public func waitForSleepers(_ count: Int = 1) async {
     await withCheckedContinuation { continuation in
-      let isReached = state.withLock { state in
-        guard state.sleepers.count < count else { return true }
-        state.sleeperWaiters.append((count, continuation))
-        return false
+      let isWaiting = state.withLock { state in
+        state.sleeperWaiters.wait(for: count, current: state.sleepers.count, continuation)
       }
-      if isReached { continuation.resume() }
+      if !isWaiting { continuation.resume() }
     }
   }
 
