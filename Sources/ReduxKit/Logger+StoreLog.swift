@@ -18,7 +18,7 @@ extension Logger {
   /// | a middleware, reducer or resolver that completed successfully | trace | `middleware`, `reducer` or `resolver`; `action`; `duration` |
   /// | one that completed unsuccessfully, or a middleware that threw | warning | the same (and the error) |
   /// | `refused`, `discarded` | warning | `action`, `reason` |
-  /// | `taskRefused` | warning | `action`, `origin` |
+  /// | `taskRefused` | warning | `action`, `origin`, `reason` |
   /// | `unresolvedError` | error | `action`, `origin` (and the error) |
   /// | `shutdown` | debug, or warning when it discarded actions | `discarded` |
   ///
@@ -70,9 +70,13 @@ extension Logger {
       self.error(
         "\(event)", error: error,
         metadata: ["action": .string(action.id), "origin": "\(origin)"])
-    case .taskRefused(let action, let origin):
+    case .taskRefused(let action, let origin, let reason):
       warning(
-        "\(event)", metadata: ["action": .string(action.id), "origin": "\(origin)"])
+        "\(event)",
+        metadata: [
+          "action": .string(action.id), "origin": "\(origin)",
+          "reason": .stringConvertible(reason),
+        ])
     case .shutdown(let discarded):
       log(
         level: discarded > 0 ? .warning : .debug, "\(event)",

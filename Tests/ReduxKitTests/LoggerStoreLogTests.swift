@@ -71,10 +71,10 @@ import Testing
         ["action": "fail", "origin": "middleware(\"guard\")"], error: "boom")
     ),
     (
-      .store(.taskRefused(.add(1), origin: .middleware("guard"))),
+      .store(.taskRefused(.add(1), origin: .middleware("guard"), reason: .shutdown)),
       Captured(
-        .warning, "task of middleware(\"guard\") during 'add' refused: store shut down",
-        ["action": "add", "origin": "middleware(\"guard\")"])
+        .warning, "task of middleware(\"guard\") during 'add' refused: shut down",
+        ["action": "add", "origin": "middleware(\"guard\")", "reason": "shut down"])
     ),
     (
       .store(.shutdown(discarded: 0)),

@@ -34,7 +34,7 @@ public final class FeatureTestStore<Feature: StoreFeature> {
   public let assertionProvider: any AssertionProvider
 
   private let store: FeatureStore<Feature>
-  private let tasks = TaskManager()
+  private let tasks: TaskManager
   /// NB: behind a lock, so that the nonisolated deinit can read it.
   private let allowsRunningTasks: Mutex<Bool>
   private let createdAt: TestLocation
@@ -46,14 +46,18 @@ public final class FeatureTestStore<Feature: StoreFeature> {
   ///   - feature: The feature under test.
   ///   - assertionProvider: Where failed expectations are reported: Swift Testing by default.
   ///   - allowsRunningTasksAtEnd: Whether the test may end with tasks running.
+  ///   - clock: The clock of the tasks' admission policies (`.run(id:policy:)`): a
+  ///     `ManualClock` lets the test decide when a debounce ends.
   ///   - location: Where the store was made: a store released with tasks running fails there.
   public init(
     initialState: State,
     feature: Feature,
     assertionProvider: any AssertionProvider = SwiftTestingAssertionProvider(),
     allowsRunningTasksAtEnd: Bool = false,
+    clock: any Clock<Duration> = ContinuousClock(),
     location: TestLocation = TestLocation()
   ) {
+    self.tasks = TaskManager(clock: clock)
     self.store = FeatureStore(initialState: initialState, feature: feature, taskManager: tasks)
     self.assertionProvider = assertionProvider
     self.allowsRunningTasks = Mutex(allowsRunningTasksAtEnd)

@@ -218,4 +218,35 @@ import Testing
     await failing.value
     #expect(store.state.error == "offline" && changes.all == ["state"])
   }
+
+  @Test func aDebouncedTaskRunsOnceTheTypingStopsAndLogsTheSupersededOnes() async {
+    let logs = InMemoryLogHandler()
+    let store = FeatureStore(
+      initialState: Search.State(), feature: Search(), taskManager: TaskManager(clock: clock),
+      logger: logs.logger)
+    for text in ["s", "sw", "swi"] {
+      store.send(.queryChanged(text))
+      await clock.advance(by: .milliseconds(100))
+    }
+    #expect(store.state.results.isEmpty)
+    await clock.advance(by: .milliseconds(200))  // 300 ms after "swi"
+    await store.waitUntilIdle()
+    #expect(store.state.results == ["swi"])
+    #expect(
+      logs.messages(at: .debug) == [
+        "task search did not run: superseded by a newer task with its id",
+        "task search did not run: superseded by a newer task with its id",
+      ])
+  }
+
+  @Test func releasingTheStoreCancelsATaskItsPolicyHolds() async {
+    let tasks = TaskManager(clock: clock)
+    var store: FeatureStore<Search>? = FeatureStore(
+      initialState: Search.State(), feature: Search(), taskManager: tasks)
+    store?.send(.queryChanged("s"))
+    #expect(tasks.runningTaskCount == 1)  // the debounce's timer
+    store = nil
+    await tasks.waitUntilIdle()
+    #expect(tasks.runningTaskCount == 0)
+  }
 }

@@ -139,4 +139,21 @@ import Testing
     #expect(viewModel.runningTaskCount == 0)
     #expect(viewModel.received.sorted() == [1, 2])
   }
+
+  @Test func anAdmittedProcedureRunsWhenItsPolicyAdmitsIt() async {
+    let logs = InMemoryLogHandler()
+    let viewModel = makeViewModel(logs: logs)
+    viewModel.send(.search(1))
+    await clock.advance(by: .milliseconds(60))
+    viewModel.send(.search(2))
+    await clock.advance(by: .milliseconds(60))  // 100 after the first, 60 after the second
+    #expect(viewModel.received.isEmpty)
+    await clock.advance(by: .milliseconds(40))
+    await viewModel.waitUntilIdle()
+    #expect(viewModel.received == [2])
+    #expect(
+      logs.messages(at: .debug) == [
+        "procedure for search(1) did not run: superseded by a newer task with its id"
+      ])
+  }
 }

@@ -72,7 +72,8 @@ final class ShopStore: SwiduxDispatcher {
   private(set) var items = EntityStore<Item>()
   private(set) var tags = EntityStore<Tag>()
   private(set) var isLoading = false
-  @ObservationIgnored private(set) var effects: [Task<Void, Never>] = []
+  /// Runs the effects; they are cancelled with the store.
+  @ObservationIgnored let tasks = TaskManager()
 
   @ObservationIgnored private let reducer = ShopReducer()
   @ObservationIgnored private let environment: ShopEnvironment
@@ -91,9 +92,7 @@ final class ShopStore: SwiduxDispatcher {
     items = state.items
     tags = state.tags
     isLoading = state.isLoading
-    if let effect {
-      effects.append(Task { [weak self] in await effect(Send { self?.send($0) }) })
-    }
+    if let effect { tasks.run(effect, send: Send { [weak self] in self?.send($0) }) }
   }
 }
 
@@ -112,7 +111,7 @@ final class ShopStore: SwiduxDispatcher {
     store.send(.items(.create(1, "typed")))
     store.send(.items(.load))
     #expect(store.isLoading)
-    for effect in store.effects { await effect.value }
+    await store.tasks.waitUntilIdle()
     #expect(!store.isLoading)
     #expect(store.items.ids == [1, 10, 11])
     #expect(!store.items.hasChanges)
@@ -122,5 +121,26 @@ final class ShopStore: SwiduxDispatcher {
       recorder.calls == [
         .init(writer: "items", writes: ["1=typed", "10=from catalog", "11=also"], deletions: [])
       ])
+  }
+
+  @Test func anEffectUnderAPolicyRunsWhenAdmittedAndTheOnesSupersededAreTold() async {
+    let clock = ManualClock()
+    let tasks = TaskManager(clock: clock)
+    let sent = CallRecorder<String>()
+    let refusals = CallRecorder<TaskRefusal>()
+    let send = Send { action in
+      if case .items(.create(_, let name)) = action { sent.record(name) }
+    }
+    for name in ["s", "sh", "sho"] {
+      let effect: Effect = { send in await send(.items(.create(1, name))) }
+      tasks.run(effect, send: send, id: "search", policy: .debounce(.milliseconds(100))) {
+        refusals.record($0)
+      }
+      await clock.advance(by: .milliseconds(50))
+    }
+    await clock.advance(by: .milliseconds(50))  // 100 after "sho"
+    await tasks.waitUntilIdle()
+    #expect(sent.calls == ["sho"])
+    #expect(refusals.calls == [.superseded, .superseded])
   }
 }

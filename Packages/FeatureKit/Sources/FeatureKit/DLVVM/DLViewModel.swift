@@ -59,7 +59,7 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol, Obser
 
   let clock: ClockReader
   let logger: Logger
-  private let tasks = TaskManager()
+  private let tasks: TaskManager
   /// Child view models made by `scope`, kept so each child state has one.
   private var children: [ObjectIdentifier: AnyObject] = [:]
   /// Stops the parent from hearing this view model's events.
@@ -70,7 +70,8 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol, Obser
   /// - Parameters:
   ///   - initialState: The state object; the view model mutates it in place.
   ///   - reducer: Handles every action sent to the view model.
-  ///   - clock: The clock of `.timer` procedures; children made by `scope` share it.
+  ///   - clock: The clock of `.timer` procedures and of admission policies
+  ///     (``Procedure/admitted(id:policy:)``); children made by `scope` share it.
   ///   - logger: Where procedure failures with no `catch` are reported.
   public init(
     initialState: State,
@@ -81,6 +82,7 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol, Obser
     self.storedState = initialState
     self.reducer = reducer
     self.clock = ClockReader(clock)
+    self.tasks = TaskManager(clock: self.clock)
     self.logger = logger
   }
 
@@ -88,6 +90,7 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol, Obser
     self.storedState = state
     self.reducer = reducer
     self.clock = clock
+    self.tasks = TaskManager(clock: clock)
     self.logger = logger
   }
 
@@ -108,7 +111,9 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol, Obser
   /// Runs the reducer for `action` now, then starts the procedure it returned.
   ///
   /// - Parameter action: The action to reduce.
-  /// - Returns: A task that ends when that procedure ends (already ended for `.none`).
+  /// - Returns: A task that ends when that procedure ends (already ended for `.none`, and for a
+  ///   procedure its admission policy holds or refuses: ``waitUntilIdle()`` waits for a held
+  ///   one).
   @discardableResult
   public func send(_ action: Action) -> Task<Void, Never> {
     // NB: `storedState`, not `state`: sending is not a read to observe.
@@ -119,18 +124,14 @@ public final class DLViewModel<State: BusinessState>: DLViewModelProtocol, Obser
     guard !procedure.isNone else { return .finished }
     let send = Send<Action> { [weak self] action in self?.send(action) }
     let name = "\(action)"
-    let work = procedure.work(send: send, clock: clock) { error in
-      logger.error("procedure for \(name) failed: \(error)")
-    }
-    let started = tasks.run(priority: procedure.priority) {
-      await work()
-    } onFailure: { _ in
-    }
-    guard let started else {
-      logger.error("\(action): procedure not started, the view model is shut down")
-      return .finished
-    }
-    return started
+    let runtime = Procedure<Action, State>.Runtime(
+      send: send, clock: clock, tasks: tasks,
+      failed: { error in logger.error("procedure for \(name) failed: \(error)") },
+      refused: { refusal in
+        let level: Logger.Level = refusal == .superseded ? .debug : .warning
+        logger.log(level: level, "procedure for \(name) did not run: \(refusal)")
+      })
+    return procedure.launch(in: runtime).task ?? .finished
   }
 
   /// The number of procedures still running.

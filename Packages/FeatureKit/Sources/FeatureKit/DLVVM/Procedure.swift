@@ -25,6 +25,18 @@ public struct Procedure<Action: Sendable, State>: Sendable {
     case timer(interval: Duration, action: @Sendable () -> Action)
     case merge([Procedure])
     case sequence([Procedure])
+    indirect case admitted(id: any TaskID, policy: AdmissionPolicy, Procedure)
+  }
+
+  /// What a running procedure reaches: its view model's `send`, clock, task runtime and log.
+  struct Runtime: Sendable {
+    let send: Send<Action>
+    let clock: ClockReader
+    let tasks: TaskManager
+    /// Receives errors no `catch` handled.
+    let failed: @Sendable (any Error) async -> Void
+    /// Receives why a procedure never ran.
+    let refused: @Sendable (TaskRefusal) -> Void
   }
 
   let storage: Storage
@@ -123,11 +135,32 @@ public struct Procedure<Action: Sendable, State>: Sendable {
   /// - Returns: The procedure.
   public static func sequence(_ procedures: [Self]) -> Self { Self(storage: .sequence(procedures)) }
 
+  /// This procedure, started only when `policy` admits it among the procedures with the same
+  /// `id` (``/ReduxCore/AdmissionPolicy``, timed on the view model's clock): debounce a search,
+  /// throttle a refresh. One turned away never runs; the view model logs why (at debug level
+  /// when a newer one superseded it).
+  ///
+  /// ```swift
+  /// case .queryChanged(let text):
+  ///   state.query = text
+  ///   return .task { .results(try await api.search(text)) }
+  ///     .admitted(id: "search", policy: .debounce(.milliseconds(300)))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - id: The id the policy counts by.
+  ///   - policy: How procedures with this id are admitted.
+  /// - Returns: The procedure, under the policy.
+  public func admitted(id: some TaskID, policy: AdmissionPolicy) -> Self {
+    Self(storage: .admitted(id: id, policy: policy, self))
+  }
+
   /// Whether this procedure does nothing (so no task is started for it).
   var isNone: Bool {
     switch storage {
     case .none: true
     case .merge(let procedures), .sequence(let procedures): procedures.allSatisfy(\.isNone)
+    case .admitted(_, _, let procedure): procedure.isNone
     case .run, .timer: false
     }
   }
@@ -138,18 +171,35 @@ public struct Procedure<Action: Sendable, State>: Sendable {
   }
 
   /// The procedure as one async function, for a task to run.
-  func work(
-    send: Send<Action>, clock: ClockReader, failed: @escaping @Sendable (any Error) async -> Void
-  ) -> @Sendable () async -> Void {
-    { await execute(send: send, clock: clock, failed: failed) }
+  /// Starts the procedure in a task of the runtime's manager, on the caller's actor: now, or
+  /// when its admission policy admits it. A procedure that will not run is reported to
+  /// `runtime.refused`.
+  func launch(in runtime: Runtime, isolation: isolated (any Actor)? = #isolation)
+    -> TaskAdmission
+  {
+    if case .admitted(let id, let policy, let procedure) = storage {
+      return runtime.tasks.run(id: id, policy: policy, priority: procedure.priority) {
+        await procedure.execute(in: runtime)
+      } onFailure: { _ in
+      } onRefusal: { refusal in
+        runtime.refused(refusal)
+      }
+    }
+    let started = runtime.tasks.run(priority: priority) {
+      await execute(in: runtime)
+    } onFailure: { _ in
+    }
+    guard let started else {
+      runtime.refused(.shutdown)
+      return .refused(.shutdown)
+    }
+    return .started(started)
   }
 
-  /// Runs the procedure to its end, in the calling task.
-  ///
-  /// - Parameter failed: Receives errors no `catch` handled.
-  func execute(
-    send: Send<Action>, clock: ClockReader, failed: @escaping @Sendable (any Error) async -> Void
-  ) async {
+  /// Runs the procedure to its end, in the calling task; an admitted one, in a task of its own
+  /// when its policy admits it.
+  func execute(in runtime: Runtime) async {
+    let (send, clock) = (runtime.send, runtime.clock)
     switch storage {
     case .none:
       return
@@ -158,7 +208,7 @@ public struct Procedure<Action: Sendable, State>: Sendable {
         try await operation(send)
       } catch {
         guard !Task.isCancelled else { return }  // a cancelled procedure's end is not a failure
-        if let handler { await handler(error, send) } else { await failed(error) }
+        if let handler { await handler(error, send) } else { await runtime.failed(error) }
       }
     case .timer(let interval, let action):
       let start = clock.now()
@@ -177,14 +227,17 @@ public struct Procedure<Action: Sendable, State>: Sendable {
       await withDiscardingTaskGroup { group in
         for procedure in procedures where !procedure.isNone {
           group.addTask(priority: procedure.priority) {
-            await procedure.execute(send: send, clock: clock, failed: failed)
+            await procedure.execute(in: runtime)
           }
         }
       }
     case .sequence(let procedures):
       for procedure in procedures where !Task.isCancelled {
-        await procedure.execute(send: send, clock: clock, failed: failed)
+        await procedure.execute(in: runtime)
       }
+    case .admitted:
+      // NB: nested in a merge or a sequence, it starts in a task of its own; they do not wait.
+      _ = launch(in: runtime)
     }
   }
 }

@@ -17,6 +17,15 @@ import Synchronization
 ///
 /// A `.run` started under the id of a running task cancels and replaces it. Its `Send` does
 /// nothing once the task is cancelled, so a replaced or cancelled effect cannot change state.
+/// `.run(id:policy:)` admits it under an ``/ReduxCore/AdmissionPolicy`` instead:
+///
+/// ```swift
+/// case .queryChanged(let text):
+///   state.query = text
+///   return .run(id: "search", policy: .debounce(.milliseconds(300))) { send in
+///     await send(.results(try await api.search(text)))
+///   }
+/// ```
 public struct ActionTask<Action: Sendable, State> {
   /// The work of a `.run` task. It may send actions back to its store.
   public typealias Operation = @Sendable (Send<Action>) async throws -> Void
@@ -35,7 +44,7 @@ public struct ActionTask<Action: Sendable, State> {
 
   enum Storage {
     case none
-    case run(id: any TaskID, operation: Operation, onError: ErrorHandler?)
+    case run(id: any TaskID, policy: AdmissionPolicy?, operation: Operation, onError: ErrorHandler?)
     case cancel(id: any TaskID)
   }
 
@@ -51,7 +60,23 @@ public struct ActionTask<Action: Sendable, State> {
   ///   - operation: The work; it sends actions through the `Send` it receives.
   /// - Returns: The task.
   public static func run(id: some TaskID, operation: @escaping Operation) -> Self {
-    Self(storage: .run(id: id, operation: operation, onError: nil))
+    Self(storage: .run(id: id, policy: nil, operation: operation, onError: nil))
+  }
+
+  /// Runs `operation` under `id` when `policy` admits it: `debounce` holds it until the typing
+  /// stops, `throttle` lets one through per interval, `limit(n)` caps how many run at once,
+  /// `latest` is the same as `.run(id:operation:)`. A task the policy turns away never runs;
+  /// the store logs why (at debug level when a newer one superseded it).
+  ///
+  /// - Parameters:
+  ///   - id: The id the policy counts by; `.cancel(id:)` cancels it, held or running.
+  ///   - policy: How tasks with this id are admitted, timed on the store's task manager's clock.
+  ///   - operation: The work; it sends actions through the `Send` it receives.
+  /// - Returns: The task.
+  public static func run(
+    id: some TaskID, policy: AdmissionPolicy, operation: @escaping Operation
+  ) -> Self {
+    Self(storage: .run(id: id, policy: policy, operation: operation, onError: nil))
   }
 
   /// Runs `operation` under `id`; for work that sends nothing back.
@@ -96,17 +121,23 @@ public struct ActionTask<Action: Sendable, State> {
   /// - Parameter handler: Writes the error into the state, on the MainActor.
   /// - Returns: This task, with `handler` attached.
   public func `catch`(_ handler: @escaping ErrorHandler) -> Self {
-    guard case .run(let id, let operation, _) = storage else { return self }
-    return Self(storage: .run(id: id, operation: operation, onError: handler))
+    guard case .run(let id, let policy, let operation, _) = storage else { return self }
+    return Self(storage: .run(id: id, policy: policy, operation: operation, onError: handler))
   }
 
   /// What this task does.
   public var kind: Kind {
     switch storage {
     case .none: .none
-    case .run(let id, _, _): .run(id: AnyHashable(id))
+    case .run(let id, _, _, _): .run(id: AnyHashable(id))
     case .cancel(let id): .cancel(id: AnyHashable(id))
     }
+  }
+
+  /// The admission policy of a `.run(id:policy:)` task; `nil` otherwise.
+  public var policy: AdmissionPolicy? {
+    guard case .run(_, let policy, _, _) = storage else { return nil }
+    return policy
   }
 
   /// The task's id, or `nil` for `.none`.

@@ -41,6 +41,9 @@ public final class FeatureStore<Feature: StoreFeature>: Observable {
   /// that a manager shared with other stores keeps their tasks.
   private var ownTasks: [UInt64: Task<Void, Never>] = [:]
   private var nextTaskNumber: UInt64 = 0
+  /// The ids this store ran tasks under with an admission policy: a policy may hold a task
+  /// and start it later, so the store cancels these by id.
+  private var policyTaskIDs: [AnyHashable: any TaskID] = [:]
   /// Sees every action before it is handled, effects' included (FeatureTestStore's history).
   package var willHandle: (@MainActor (Action) -> Void)?
 
@@ -67,14 +70,15 @@ public final class FeatureStore<Feature: StoreFeature>: Observable {
   }
 
   isolated deinit {
-    for task in ownTasks.values { task.cancel() }
+    cancelOwnTasks()
   }
 
   /// Handles `action`, then starts the task it returned.
   ///
   /// - Parameter action: The action to handle.
-  /// - Returns: A task that ends when the action's own task ends (at once for `.none` and
-  ///   `.cancel`). Awaiting it does not wait for other actions.
+  /// - Returns: A task that ends when the action's own task ends (at once for `.none`,
+  ///   `.cancel`, and a task its admission policy holds or refuses: ``waitUntilIdle()`` waits
+  ///   for a held one). Awaiting it does not wait for other actions.
   @discardableResult
   public func send(_ action: Action) -> Task<Void, Never> {
     willHandle?(action)
@@ -95,7 +99,13 @@ public final class FeatureStore<Feature: StoreFeature>: Observable {
   ///
   /// - Complexity: O(*n*), where *n* is the number of running tasks the store started.
   public func cancelAllTasks() {
+    cancelOwnTasks()
+  }
+
+  private func cancelOwnTasks() {
     for task in ownTasks.values { task.cancel() }
+    for id in policyTaskIDs.values { taskManager.cancelTask(id: id) }
+    policyTaskIDs = [:]
   }
 
   /// The number of tasks still running on the store's manager, cancelled ones that are
@@ -125,7 +135,19 @@ public final class FeatureStore<Feature: StoreFeature>: Observable {
     case .cancel(let id):
       taskManager.cancelTask(id: id)
       return .finished
-    case .run(let id, let operation, let onError):
+    case .run(let id, let policy?, let operation, let onError):
+      let send = Send<Action> { [weak self] action in self?.send(action) }
+      policyTaskIDs[AnyHashable(id)] = id
+      let admission = taskManager.run(id: id, policy: policy) { @MainActor in
+        try await operation(send)
+      } onFailure: { @MainActor [weak self] error in
+        self?.taskFailed(id: id, error, onError)
+      } onRefusal: { @MainActor [logger] refusal in
+        let level: Logger.Level = refusal == .superseded ? .debug : .warning
+        logger.log(level: level, "task \(id) did not run: \(refusal)")
+      }
+      return admission.task ?? .finished
+    case .run(let id, nil, let operation, let onError):
       let send = Send<Action> { [weak self] action in self?.send(action) }
       let number = nextTaskNumber
       nextTaskNumber += 1

@@ -101,3 +101,31 @@ struct Loader: StoreFeature {
     }
   }
 }
+
+/// Search as you type: each keystroke's search is debounced; a result carries its query.
+struct Search: StoreFeature {
+  struct State: Equatable {
+    var query = ""
+    var results: [String] = []
+  }
+
+  enum Action: Sendable {
+    case queryChanged(String)
+    case searched(String)
+  }
+
+  func handle() -> ActionHandler<Action, State> {
+    ActionHandler { action, state in
+      switch action {
+      case .queryChanged(let text):
+        state.query = text
+        return .run(id: "search", policy: .debounce(.milliseconds(300))) { send in
+          await send(.searched(text))
+        }
+      case .searched(let text):
+        state.results.append(text)
+        return .none
+      }
+    }
+  }
+}

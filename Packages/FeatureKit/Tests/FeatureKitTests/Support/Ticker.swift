@@ -30,6 +30,8 @@ final class Ticker: FeatureReducer {
     case sequenced
     case received(Int)
     case tick
+    /// Fetches `value` once 100 ms pass without another search.
+    case search(Int)
   }
 
   let clock: ManualClock
@@ -105,6 +107,9 @@ final class Ticker: FeatureReducer {
           try await second.wait()
           await send(.received(2))
         })
+    case .search(let value):
+      return .task { .received(value) }
+        .admitted(id: "search", policy: .debounce(.milliseconds(100)))
     case .received(let value):
       state.received.append(value)
     case .tick:

@@ -161,6 +161,22 @@ struct AdmissionStateMachine<Key: Hashable, Ticket: Hashable> {
     slots[key] = slot.isEmpty ? nil : slot
   }
 
+  /// Withdraws the ticket held for `key` (its task was cancelled): it will never be admitted.
+  /// A throttle's window stays open, so a cancel does not let the next one through early.
+  ///
+  /// - Returns: The withdrawn ticket, if one was held.
+  mutating func withdraw(_ key: Key) -> Ticket? {
+    guard var slot = slots[key], let ticket = slot.held else { return nil }
+    slot.held = nil
+    if slot.admitted.isEmpty, slot.firstHeldAt != nil {
+      // NB: a debounce with nothing held has nothing to wait for.
+      slots[key] = nil
+    } else {
+      slots[key] = slot
+    }
+    return ticket
+  }
+
   /// Forgets everything; returns the tickets that were held and will never be admitted.
   ///
   /// - Complexity: O(*k*), *k* the number of keys.

@@ -56,7 +56,8 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   nonisolated let resolverIDs: [String]
   @usableFromInline nonisolated let onLog: (@Sendable (Log) -> Void)?
   @usableFromInline nonisolated let dispatcher: Dispatcher<Pending>
-  @usableFromInline nonisolated let tasks = TaskManager()
+  /// The store's task runtime, on the store's clock.
+  @usableFromInline nonisolated let tasks: TaskManager
   /// The clock of the timed admission policies.
   @usableFromInline nonisolated let clock: ClockReader
   /// The policies registered on the store, by action id.
@@ -93,6 +94,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     self.state = state
     self.registeredPolicies = admissionPolicies
     self.clock = clock
+    self.tasks = TaskManager(clock: clock)
     self.readOnly = state.readOnly
     self.middlewares = middlewares
     self.reducers = reducers
@@ -334,7 +336,23 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     } onFailure: { @MainActor [weak self] error in
       self?.resolve(error, action: action, origin: origin)
     }
-    if started == nil { log(.store(.taskRefused(action, origin: origin))) }
+    if started == nil { log(.store(.taskRefused(action, origin: origin, reason: .shutdown))) }
+  }
+
+  /// Starts a middleware task on the task runtime when `policy` admits it; its errors reach the
+  /// resolvers, and its refusal the log.
+  func launch(
+    id: some TaskID, policy: AdmissionPolicy, action: Action, origin: Origin,
+    _ operation: @escaping MiddlewareContext<State, Action>.TaskContext
+  ) {
+    let readOnly = self.readOnly
+    tasks.run(id: id, policy: policy) {
+      try await operation(readOnly)
+    } onFailure: { @MainActor [weak self] error in
+      self?.resolve(error, action: action, origin: origin)
+    } onRefusal: { @MainActor [weak self] reason in
+      self?.log(.store(.taskRefused(action, origin: origin, reason: reason)))
+    }
   }
 
   /// The start of a timing, or `.zero` (no clock read) when nobody listens to logs.

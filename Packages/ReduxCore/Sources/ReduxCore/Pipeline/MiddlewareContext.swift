@@ -132,6 +132,30 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
     worker.launch(id: id, action: action, origin: .middleware(middlewareID), operation)
   }
 
+  /// Starts async work under `id` when `policy` admits it: debounce a search, throttle a
+  /// refresh, cap concurrent uploads (``TaskManager/run(id:policy:priority:isolation:operation:onFailure:onRefusal:)``
+  /// says how each policy treats tasks). Timed policies read the store's clock. A task that
+  /// never runs is reported as ``Store/Event/taskRefused(_:origin:reason:)``.
+  ///
+  /// ```swift
+  /// case .search(let text):
+  ///   context.task(id: "search", policy: .debounce(.milliseconds(300))) { _ in
+  ///     let hits = try await api.search(text)
+  ///     context.dispatch(.results(hits))
+  ///   }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - id: The id the policy counts by; the task is cancelled by it too.
+  ///   - policy: How tasks with this id are admitted.
+  ///   - operation: The work; it receives the live read-only state.
+  @MainActor public func task(
+    id: some TaskID, policy: AdmissionPolicy, _ operation: @escaping TaskContext
+  ) {
+    worker.launch(
+      id: id, policy: policy, action: action, origin: .middleware(middlewareID), operation)
+  }
+
   /// Emits this middleware's timing log (`.middleware(id, action, elapsed, result)`) when the
   /// store has an `onLog`. Once-only; a throw completes with the error automatically.
   ///

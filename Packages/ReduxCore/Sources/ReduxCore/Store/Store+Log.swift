@@ -22,8 +22,9 @@ extension Store {
     case discarded(Action, reason: DispatchError)
     /// An error no resolver handled (there were none, or all forwarded it).
     case unresolvedError(any Error, action: Action, origin: Origin)
-    /// A middleware started a task after the store shut down; it did not run.
-    case taskRefused(Action, origin: Origin)
+    /// A middleware's task never ran: the store had shut down, or its admission policy
+    /// refused it (``MiddlewareContext/task(id:policy:_:)``).
+    case taskRefused(Action, origin: Origin, reason: TaskRefusal)
     /// The store shut down, discarding this many queued actions.
     case shutdown(discarded: Int)
     /// An initializer argument was out of range and was clamped; the sentence says how.
@@ -37,8 +38,8 @@ extension Store {
         "discarded '\(action.id)': \(reason)"
       case .unresolvedError(let error, let action, let origin):
         "unresolved error from \(origin) during '\(action.id)': \(error)"
-      case .taskRefused(let action, let origin):
-        "task of \(origin) during '\(action.id)' refused: store shut down"
+      case .taskRefused(let action, let origin, let reason):
+        "task of \(origin) during '\(action.id)' refused: \(reason)"
       case .shutdown(let discarded):
         "shut down, \(discarded) queued action(s) discarded"
       case .adjusted(let adjustment):

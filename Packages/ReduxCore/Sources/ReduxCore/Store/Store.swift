@@ -57,8 +57,8 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   ///   - admissionPolicies: The ``AdmissionPolicy`` of each action id named here, applied to
   ///     every dispatch of that id that neither chooses a policy nor passes `maxDispatchable`
   ///     (from middlewares, resolvers and ``send`` too).
-  ///   - clock: The clock of the timed policies (`debounce`, `throttle`); a `ManualClock` in
-  ///     tests.
+  ///   - clock: The clock of the timed policies (`debounce`, `throttle`), for dispatches and for
+  ///     the tasks of ``tasks``; a `ManualClock` in tests.
   ///   - onLog: Receives timing logs and store events, on the thread where they happen. When
   ///     `nil`, the pipeline reads no clock.
   /// - Complexity: O(*m* + *r*), where *m* is the number of middlewares and *r* the number of

@@ -4,6 +4,9 @@
 /// any live task), then *attached* once its handle exists, and *finished* when its body ends.
 /// The two-step start lets the owner create the task outside the lock; every interleaving of
 /// `attach`, `finish` and `cancel` is a transition here.
+///
+/// A task with an id either takes the id over (cancelling every live task that has it) or, under
+/// a limit, shares it with at most `limit - 1` others (``AdmissionPolicy/limit(_:)``).
 struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
   typealias Token = UInt64
 
@@ -16,15 +19,20 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
   }
 
   enum Reservation {
-    /// Start the task under `token`; cancel `replaced`, the live task that had the same id.
-    case start(token: Token, replaced: Handle?)
+    /// Start the task under `token`; cancel `replaced`, the live tasks that had the same id.
+    case start(token: Token, replaced: [Handle])
     /// The registry is shut down: do not start the task.
     case refused
+    /// `limit` tasks with this id are live already: do not start the task.
+    case limited(UInt)
   }
 
   private var nextToken: Token = 0
   private var slots: [Token: Slot] = [:]
+  /// The live task that took its id over, by id.
   private var liveTokens: [Key: Token] = [:]
+  /// The live tasks that share their id under a limit, by id, oldest first.
+  private var sharedTokens: [Key: [Token]] = [:]
   private var idleWaiters: [Waiter] = []
   private(set) var isShutdown = false
 
@@ -42,20 +50,38 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
 
   /// Whether a live (started, not cancelled, not replaced, not finished) task has this id.
   func isRunning(key: Key) -> Bool {
-    liveTokens[key] != nil
+    liveCount(key: key) > 0
   }
 
-  mutating func reserve(key: Key?) -> Reservation {
+  /// The number of live tasks with this id: one at most, unless they share it under a limit.
+  func liveCount(key: Key) -> Int {
+    (liveTokens[key] == nil ? 0 : 1) + (sharedTokens[key]?.count ?? 0)
+  }
+
+  /// Reserves a task.
+  ///
+  /// - Parameters:
+  ///   - key: The task's id, or `nil` for an anonymous task.
+  ///   - limit: `nil`: the task takes the id over, and the live tasks with it are cancelled.
+  ///     A number: the task shares the id with the live ones, and is refused if `limit` of them
+  ///     are live already (`0` is no limit).
+  mutating func reserve(key: Key?, limit: UInt? = nil) -> Reservation {
     guard !isShutdown else { return .refused }
+    if let key, let limit, limit > 0, liveCount(key: key) >= limit { return .limited(limit) }
     let token = nextToken
     nextToken += 1
     runningCount += 1
     slots[token] = .reserved(key: key, cancelled: false)
-    guard let key else { return .start(token: token, replaced: nil) }
-    guard let previous = liveTokens.updateValue(token, forKey: key) else {
-      return .start(token: token, replaced: nil)
+    guard let key else { return .start(token: token, replaced: []) }
+    guard limit == nil else {
+      sharedTokens[key, default: []].append(token)
+      return .start(token: token, replaced: [])
     }
-    return .start(token: token, replaced: detach(previous))
+    var replaced = takeSharedTokens(key: key).compactMap { detach($0) }
+    if let previous = liveTokens.updateValue(token, forKey: key), let handle = detach(previous) {
+      replaced.append(handle)
+    }
+    return .start(token: token, replaced: replaced)
   }
 
   /// Records the handle of a reserved task. Returns the handle again if it must be cancelled
@@ -82,11 +108,7 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
     case .running(_, let key):
       slots[token] = nil
       slots.releaseCapacityIfSparse()
-      // NB: only drop the id if it still names this task; a replacement may have taken it.
-      if let key, liveTokens[key] == token {
-        liveTokens[key] = nil
-        liveTokens.releaseCapacityIfSparse()
-      }
+      if let key { forget(token, key: key) }
     case .finishedBeforeAttach, nil:
       preconditionFailure("Task \(token) finished twice (slot \(String(describing: slots[token])))")
     }
@@ -94,16 +116,20 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
     return takeWaitersIfIdle()
   }
 
-  /// Cancels the live task with this id, if any. Returns its handle to cancel.
-  mutating func cancel(key: Key) -> Handle? {
-    guard let token = liveTokens.removeValue(forKey: key) else { return nil }
-    liveTokens.releaseCapacityIfSparse()
-    return detach(token)
+  /// Cancels the live tasks with this id, if any. Returns their handles to cancel.
+  mutating func cancel(key: Key) -> [Handle] {
+    var handles = takeSharedTokens(key: key).compactMap { detach($0) }
+    if let token = liveTokens.removeValue(forKey: key) {
+      liveTokens.releaseCapacityIfSparse()
+      if let handle = detach(token) { handles.append(handle) }
+    }
+    return handles
   }
 
   /// Cancels every task. Returns their handles to cancel.
   mutating func cancelAll() -> [Handle] {
     liveTokens = [:]
+    sharedTokens = [:]
     var handles: [Handle] = []
     for token in Array(slots.keys) {
       if let handle = detach(token) { handles.append(handle) }
@@ -122,6 +148,28 @@ struct TaskRegistryStateMachine<Key: Hashable, Handle, Waiter> {
     guard runningCount > 0 else { return false }
     idleWaiters.append(waiter)
     return true
+  }
+
+  /// Drops the id of a task that ended, if it still names this task (a replacement may have
+  /// taken it, or a cancel dropped it).
+  private mutating func forget(_ token: Token, key: Key) {
+    if liveTokens[key] == token {
+      liveTokens[key] = nil
+      liveTokens.releaseCapacityIfSparse()
+    } else if var shared = sharedTokens[key], let index = shared.firstIndex(of: token) {
+      shared.remove(at: index)
+      sharedTokens[key] = shared.isEmpty ? nil : shared
+      if shared.isEmpty { sharedTokens.releaseCapacityIfSparse() }
+    }
+  }
+
+  /// Removes the tokens of the tasks sharing this id.
+  private mutating func takeSharedTokens(key: Key) -> [Token] {
+    guard !sharedTokens.isEmpty, let shared = sharedTokens.removeValue(forKey: key) else {
+      return []
+    }
+    sharedTokens.releaseCapacityIfSparse()
+    return shared
   }
 
   /// Marks the task as cancelled and returns its handle if it has one.

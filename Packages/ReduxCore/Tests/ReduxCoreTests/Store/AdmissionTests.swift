@@ -134,4 +134,32 @@ struct AdmissionTests {
     #expect(logs.events.contains { if case .shutdown(discarded: 1) = $0 { true } else { false } })
     #expect(!store.dispatch(.note("b"), policy: .debounce(.seconds(1))))
   }
+
+  @Test func aMiddlewareTaskUnderDebounceRunsOnTheStoresClockAndReportsTheOnesSuperseded() async {
+    let search = Middle(id: "search") { context in
+      if case .note(let text) = context.action {
+        context.task(id: "search", policy: .debounce(.milliseconds(100))) { _ in
+          context.dispatch(.add(text.count))
+        }
+      }
+      context.next()
+    }
+    let store = CounterStore(
+      initialState: TestState(), middlewares: [search], reducers: [counter], clock: clock,
+      onLog: logs.onLog)
+    await store.dispatchWithResult(.note("a"))
+    await clock.advance(by: .milliseconds(50))
+    await store.dispatchWithResult(.note("ab"))
+    await clock.advance(by: .milliseconds(100))
+    await store.waitUntilIdle()
+    #expect(store.value == 2)
+    let refused = logs.events.compactMap { event -> (TestAction, TaskRefusal)? in
+      guard case .taskRefused(let action, .middleware("search"), let reason) = event else {
+        return nil
+      }
+      return (action, reason)
+    }
+    #expect(refused.map(\.0) == [.note("a")])
+    #expect(refused.map(\.1) == [.superseded])
+  }
 }

@@ -5,10 +5,10 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct TaskRegistryStateMachineTests {
   typealias Machine = TaskRegistryStateMachine<String, String, Int>
 
-  func start(_ machine: inout Machine, key: String?) -> (UInt64, String?) {
-    guard case .start(let token, let replaced) = machine.reserve(key: key) else {
+  func start(_ machine: inout Machine, key: String?, limit: UInt? = nil) -> (UInt64, [String]) {
+    guard case .start(let token, let replaced) = machine.reserve(key: key, limit: limit) else {
       Issue.record("reservation refused")
-      return (0, nil)
+      return (0, [])
     }
     return (token, replaced)
   }
@@ -16,7 +16,7 @@ import Testing
   @Test func reserveAttachFinish() {
     var machine = Machine()
     let (token, replaced) = start(&machine, key: "a")
-    #expect(replaced == nil)
+    #expect(replaced.isEmpty)
     #expect(machine.attach("task-a", token: token) == nil)
     #expect(machine.isRunning(key: "a"))
     #expect(machine.runningCount == 1)
@@ -37,7 +37,7 @@ import Testing
   @Test func cancelBeforeAttachCancelsOnAttach() {
     var machine = Machine()
     let (token, _) = start(&machine, key: "a")
-    #expect(machine.cancel(key: "a") == nil)
+    #expect(machine.cancel(key: "a").isEmpty)
     #expect(machine.attach("task-a", token: token) == "task-a")
   }
 
@@ -46,11 +46,47 @@ import Testing
     let (old, _) = start(&machine, key: "a")
     _ = machine.attach("old", token: old)
     let (new, replaced) = start(&machine, key: "a")
-    #expect(replaced == "old")
+    #expect(replaced == ["old"])
     _ = machine.attach("new", token: new)
     _ = machine.finish(token: old)
     #expect(machine.isRunning(key: "a"))
-    #expect(machine.cancel(key: "a") == "new")
+    #expect(machine.cancel(key: "a") == ["new"])
+  }
+
+  @Test func tasksUnderALimitShareTheirIDUpToTheLimit() {
+    var machine = Machine()
+    let (first, _) = start(&machine, key: "a", limit: 2)
+    _ = machine.attach("first", token: first)
+    let (second, replaced) = start(&machine, key: "a", limit: 2)
+    _ = machine.attach("second", token: second)
+    #expect(replaced.isEmpty)
+    #expect(machine.liveCount(key: "a") == 2)
+    guard case .limited(2) = machine.reserve(key: "a", limit: 2) else {
+      Issue.record("a third task under limit(2) was not refused")
+      return
+    }
+    _ = machine.finish(token: first)
+    #expect(machine.liveCount(key: "a") == 1)
+    let (third, _) = start(&machine, key: "a", limit: 2)
+    _ = machine.attach("third", token: third)
+    #expect(machine.cancel(key: "a") == ["second", "third"])
+    #expect(!machine.isRunning(key: "a"))
+  }
+
+  @Test func aTaskTakingTheIDOverReplacesEveryTaskSharingIt() {
+    var machine = Machine()
+    for name in ["x", "y"] {
+      let (token, _) = start(&machine, key: "a", limit: 0)
+      _ = machine.attach(name, token: token)
+    }
+    let (token, replaced) = start(&machine, key: "a")
+    _ = machine.attach("z", token: token)
+    #expect(replaced == ["x", "y"])
+    #expect(machine.liveCount(key: "a") == 1)
+    guard case .limited(1) = machine.reserve(key: "a", limit: 1) else {
+      Issue.record("limit(1) did not count the task that took the id over")
+      return
+    }
   }
 
   @Test func idleWaitersAreReturnedWhenTheLastTaskFinishes() {
@@ -87,7 +123,7 @@ import Testing
     #expect(machine.capacities.slots >= 10_000 && machine.capacities.liveTokens >= 10_000)
     // Half are cancelled by id (and still unwinding), then all end, in token order.
     for index in stride(from: 0, to: 10_000, by: 2) {
-      #expect(machine.cancel(key: "timer \(index)") == "task \(index)")
+      #expect(machine.cancel(key: "timer \(index)") == ["task \(index)"])
     }
     for (index, token) in tokens.enumerated() {
       _ = machine.finish(token: token)
