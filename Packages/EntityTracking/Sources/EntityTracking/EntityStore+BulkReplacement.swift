@@ -28,26 +28,65 @@ extension EntityStore {
     }
   }
 
-  /// Replaces the contents with `source`'s, in `source`'s order, recording the difference: a
-  /// deletion for every id missing from `source` (in this store's order), then an upsert for
-  /// every id new or changed in it (in `source`'s order). Used by undo/redo and by "revert to
-  /// saved".
+  /// Replaces the contents with `source`'s, in `source`'s order, recording the difference as
+  /// ordinary changes: what deleting, changing and moving the entities one by one would record.
+  /// It is how undo, redo and "revert to saved" put an earlier snapshot back; assigning the
+  /// snapshot instead would bring back the changes recorded in it, not the difference.
   ///
-  /// - Parameter source: The entities to restore.
+  /// ```swift
+  /// // cards holds the cards 1, 2 and 3, in that order
+  /// let saved = cards                  // a snapshot: O(1), the storage is shared
+  /// cards[3] = nil
+  /// cards.modify(1) { $0.title = "Edited" }
+  /// _ = cards.drainChanges()           // persisted
+  /// cards.restore(from: saved)         // cards == saved, in order
+  /// Array(cards.changes)               // [.upsert(1), .upsert(3)]: edit and deletion undone
+  /// ```
+  ///
+  /// It records:
+  /// - a deletion for every id missing from `source`, in this store's order;
+  /// - then, in `source`'s order, an upsert for every entity of `source` that is new here, or
+  ///   whose value differs, or that moved. The entities of the longest prefix of `source` that
+  ///   are all here in the same relative order stay in place; every entity after that prefix
+  ///   has moved, as deleting it and inserting it again (at the end) would move it.
+  ///
+  /// So the store records exactly what the equivalent edits would record: ``remove(_:)`` of
+  /// each missing id, ``modify(_:_:)`` of each changed entity in the prefix, then ``remove(_:)``
+  /// and ``upsert(_:)`` of each entity after it. An id changed before keeps its place in
+  /// ``changes``. A backend that stores the store's order by writing the upserted entities
+  /// placed last after every other row (as inserting does) therefore stores `source`'s order.
+  /// Restoring equal entities in the same order records nothing.
+  ///
+  /// The changes recorded in `source` are ignored.
+  ///
+  /// - Parameter source: The entities to restore, in the order to restore them in.
   /// - Complexity: O(*n* + *m*), where *n* and *m* are the numbers of entities in the two stores.
   public mutating func restore(from source: EntityStore) {
     for (slot, entity) in slots.enumerated() {
       if let entity, !source.contains(entity.id) { recordDeletion(entity.id, at: slot) }
     }
+    // NB: slots grow with the order, so the prefix kept in place is the run of `source`'s
+    // entities found here at increasing slots.
+    var isInPlace = true
+    var lastSlotInPlace = -1
     var restored: [LiveSlot] = []
     restored.reserveCapacity(source.count)
     for entity in source {
-      let position = positions[entity.id]
+      guard let position = positions[entity.id] else {
+        isInPlace = false
+        restored.append(LiveSlot(entity: entity, logIndex: -1, recordsUpsert: true))
+        continue
+      }
+      if isInPlace, position > lastSlotInPlace {
+        lastSlotInPlace = position
+      } else {
+        isInPlace = false
+      }
       restored.append(
         LiveSlot(
           entity: entity,
-          logIndex: position.map { logIndexBySlot[$0] } ?? -1,
-          recordsUpsert: position.flatMap { slots[$0] } != entity
+          logIndex: logIndexBySlot[position],
+          recordsUpsert: !isInPlace || slots[position] != entity
         ))
     }
     positions = [:]

@@ -29,7 +29,8 @@ import Testing
     let saved = EntityStore([Item(id: 4, value: 40), a, Item(id: 2, value: 0)])
     store.restore(from: saved)
     #expect(store == saved)
-    #expect(store.changes == [.deletion(3), .upsert(4), .upsert(2)])
+    // NB: 1 is unchanged but moved: 4 now comes before it.
+    #expect(store.changes == [.deletion(3), .upsert(4), .upsert(1), .upsert(2)])
     expectInvariants(store)
   }
 
@@ -48,5 +49,157 @@ import Testing
     same.restore(from: EntityStore([a, b]))
     #expect(same.changes.isEmpty)
     expectInvariants(same)
+  }
+
+  // MARK: - Undoing each kind of edit
+
+  @Test func restoreUndoesAnInsertionWithADeletion() {
+    var store = EntityStore([a, b])
+    let saved = store
+    store[3] = c
+    _ = store.drainChanges()
+    store.restore(from: saved)
+    #expect(store.values == [a, b])
+    #expect(store.changes == [.deletion(3)])
+    expectInvariants(store)
+  }
+
+  @Test func restoreUndoesAnEditWithAnUpsertInPlace() {
+    var store = EntityStore([a, b, c])
+    let saved = store
+    store.modify(2) { $0.value = 99 }
+    _ = store.drainChanges()
+    store.restore(from: saved)
+    #expect(store.values == [a, b, c])
+    #expect(store.changes == [.upsert(2)])
+    expectInvariants(store)
+  }
+
+  @Test func restoreUndoesADeletionAtTheDeletedEntitysPlace() {
+    var store = EntityStore([a, b, c])
+    let saved = store
+    store[2] = nil
+    _ = store.drainChanges()
+    store.restore(from: saved)
+    #expect(store.values == [a, b, c])
+    // NB: 3 follows 2 again, so it moved: re-inserting both, in order, puts them back.
+    #expect(store.changes == [.upsert(2), .upsert(3)])
+    expectInvariants(store)
+  }
+
+  @Test func restoreUndoesAMoveToTheEnd() {
+    var store = EntityStore([a, b, c])
+    let saved = store
+    store[1] = nil
+    store[1] = a  // a deleted, then inserted again: it goes last
+    #expect(store.values == [b, c, a])
+    _ = store.drainChanges()
+    store.restore(from: saved)
+    #expect(store.values == [a, b, c])
+    #expect(store.changes == [.upsert(2), .upsert(3)])
+    expectInvariants(store)
+  }
+
+  @Test func restoreUndoesASort() {
+    var store = EntityStore([a, b, c])
+    let saved = store
+    store.sort { $0.value > $1.value }
+    _ = store.drainChanges()
+    store.restore(from: saved)
+    #expect(store.values == [a, b, c])
+    #expect(store.changes == [.upsert(2), .upsert(3)])
+    expectInvariants(store)
+  }
+
+  @Test func restoreRedoesWhatItUndid() {
+    var store = EntityStore([a, b, c])
+    let before = store
+    store[2] = nil
+    store.modify(3) { $0.value = 33 }
+    store[4] = Item(id: 4, value: 40)
+    let after = store
+    _ = store.drainChanges()
+    store.restore(from: before)
+    #expect(Array(store.drainChanges()) == [.deletion(4), .upsert(2), .upsert(3)])
+    store.restore(from: after)
+    #expect(store.values == after.values)
+    #expect(Array(store.changes) == [.deletion(2), .upsert(3), .upsert(4)])
+    expectInvariants(store)
+  }
+
+  @Test func restoreIgnoresTheChangesRecordedInTheSnapshot() {
+    var store = EntityStore([a])
+    store[2] = b  // recorded in the snapshot below, never drained from it
+    let saved = store
+    _ = store.drainChanges()
+    store.restore(from: saved)
+    #expect(store.changes.isEmpty)
+    #expect(store == saved)
+    expectInvariants(store)
+  }
+
+  @Test func restoreRecordsWhatTheEquivalentEditsRecord() {
+    // NB: every pair of arrangements of up to three ids, the current one with and without
+    // pending changes, against the store's own edits: deletions, in-place modifications of the
+    // prefix kept in order, then a deletion and an insertion of every entity after it.
+    var failures: [String] = []
+    for current in arrangements(of: [0, 1, 2], values: [0]) {
+      for pending in [false, true] {
+        var store = EntityStore(current + (pending ? [Item(id: 3, value: 0)] : []))
+        if pending {
+          store[3] = nil
+          if let first = current.first { store.modify(first.id) { $0.value = 1 } }
+        }
+        for target in arrangements(of: [0, 1, 2, 3], values: [0, 1]) {
+          var restored = store
+          restored.restore(from: EntityStore(target))
+          let edited = restoredByEdits(store, to: target)
+          if restored.values != target || restored.changes != edited.changes {
+            failures.append(
+              "\(store.values) (pending \(store.changes)) restored to \(target): "
+                + "\(restored.values) \(restored.changes), the edits \(edited.changes)")
+          }
+          expectInvariants(restored)
+        }
+      }
+    }
+    #expect(failures.isEmpty, "\(failures.prefix(3))")
+  }
+
+  /// Every ordered selection of `ids` (the empty one included), each id with each of `values`.
+  private func arrangements(of ids: [Int], values: [Int]) -> [[Item]] {
+    var result: [[Item]] = [[]]
+    func extend(_ prefix: [Item]) {
+      for id in ids where !prefix.contains(where: { $0.id == id }) {
+        for value in values {
+          let next = prefix + [Item(id: id, value: value)]
+          result.append(next)
+          extend(next)
+        }
+      }
+    }
+    extend([])
+    return result
+  }
+
+  /// `store` brought to `target` with ordinary edits, the way `restore(from:)` says it records.
+  private func restoredByEdits(_ store: EntityStore<Item>, to target: [Item]) -> EntityStore<Item> {
+    var edited = store
+    for id in store.ids where !target.contains(where: { $0.id == id }) { edited.remove(id) }
+    let keptOrder = edited.ids
+    var prefix = 0
+    var lastOffset = -1
+    while prefix < target.count, let offset = keptOrder.firstIndex(of: target[prefix].id),
+      offset > lastOffset
+    {
+      lastOffset = offset
+      prefix += 1
+    }
+    for item in target[..<prefix] { edited.modify(item.id) { $0 = item } }
+    for item in target[prefix...] {
+      edited.remove(item.id)
+      edited.upsert(item)
+    }
+    return edited
   }
 }

@@ -63,6 +63,25 @@ struct ReferenceModel {
     items.remove(at: index)
     record(.deletion(id))
   }
+
+  /// Restores `restored` by the edits `restore(from:)` stands for: deletes the missing ids,
+  /// sets the entities of the longest prefix of `restored` already here in the same order in
+  /// place, then deletes and inserts again (at the end) every entity after it.
+  mutating func restore(_ restored: [Item]) {
+    for item in items where !restored.contains(where: { $0.id == item.id }) { delete(item.id) }
+    var prefix = 0
+    var lastIndex = -1
+    while prefix < restored.count, let index = index(of: restored[prefix].id), index > lastIndex {
+      lastIndex = index
+      prefix += 1
+    }
+    for item in restored[..<prefix] { set(item) }
+    for item in restored[prefix...] {
+      delete(item.id)
+      set(item)
+    }
+    precondition(items == restored, "the model restored \(items), not \(restored)")
+  }
 }
 
 /// One operation of the model-based tests, decoded from an integer so that the property
@@ -166,13 +185,7 @@ enum Operation: CustomStringConvertible {
       }
     case .restore(let items):
       store.restore(from: EntityStore(items))
-      for item in model.items where !items.contains(where: { $0.id == item.id }) {
-        model.record(.deletion(item.id))
-      }
-      for item in items where model.index(of: item.id).map({ model.items[$0] }) != item {
-        model.record(.upsert(item.id))
-      }
-      model.items = items
+      model.restore(items)
     case .drain:
       let drained = store.drainChanges()
       let expected = model.changes
