@@ -6,10 +6,14 @@ let package = Package(
   name: "QueryCache",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
-    .library(name: "QueryCache", targets: ["QueryCache"])
+    .library(name: "QueryCache", targets: ["QueryCache"]),
+    // The bridge from EntityTracking's change sets to query invalidation: its own product, so
+    // that a user of QueryCache alone does not build EntityTracking.
+    .library(name: "EntityQueries", targets: ["EntityQueries"]),
   ],
   dependencies: [
     .package(path: "../ReduxCore"),
+    .package(path: "../EntityTracking"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
@@ -20,10 +24,31 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    .target(
+      name: "EntityQueries",
+      dependencies: [
+        "QueryCache",
+        .product(name: "EntityTracking", package: "EntityTracking"),
+        // NB: imported directly (the reducers, the task runtime), so listed.
+        .product(name: "ReduxCore", package: "ReduxCore"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .testTarget(
       name: "QueryCacheTests",
       dependencies: [
         "QueryCache",
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(
+      name: "EntityQueriesTests",
+      dependencies: [
+        "EntityQueries", "QueryCache",
+        .product(name: "EntityTracking", package: "EntityTracking"),
+        .product(name: "ReduxCore", package: "ReduxCore"),
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "InMemoryLogging", package: "swift-log"),

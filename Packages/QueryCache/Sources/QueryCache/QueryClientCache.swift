@@ -240,9 +240,61 @@ public actor QueryClientCache {
     perform(collection, for: key)
   }
 
+  /// What ``patchData(_:as:_:)`` did.
+  package enum PatchOutcome: Equatable, Sendable {
+    /// The cached value was changed in place; its observers were notified.
+    case patched
+    /// Nothing is cached and no fetch runs: nothing to patch (the next fetch computes it).
+    case notCached
+    /// A fetch was running, whose result could predate the change: the key was invalidated
+    /// instead.
+    case invalidatedFetchInFlight
+    /// The key holds a value of another type (named here): the key was invalidated instead.
+    case invalidatedTypeMismatch(stored: String)
+  }
+
+  /// Changes the value cached for `key` in place, in one step on the cache, keeping its age;
+  /// or, where a patch could leave the key wrong, invalidates it.
+  ///
+  /// - Parameters:
+  ///   - key: The key whose value to patch.
+  ///   - type: The type of the value.
+  ///   - patch: Changes the value; it runs on the cache, so it must be quick.
+  /// - Returns: What was done.
+  /// - Complexity: O(*k*) to hash the key (*k* parts) plus the cost of `patch`; O(*n*) more for
+  ///   an invalidation, *n* the number of entries and invalidation streams.
+  package func patchData<Value: Sendable>(
+    _ key: QueryKey, as type: Value.Type, _ patch: (inout Value) -> Void
+  ) -> PatchOutcome {
+    guard var entry = entries[key] else { return .notCached }
+    // NB: a fetch in flight may have read the data before the change; its result would
+    // overwrite the patch. Invalidation keeps it from being cached.
+    guard entry.inFlight == nil else {
+      invalidate { $0 == key }
+      return .invalidatedFetchInFlight
+    }
+    guard let cached = entry.value else { return .notCached }
+    guard entry.valueType == ObjectIdentifier(Value.self), var value = cached as? Value else {
+      invalidate { $0 == key }
+      return .invalidatedTypeMismatch(stored: entry.typeName)
+    }
+    patch(&value)
+    let collection = entry.patch(value)
+    publish(entry, for: key)
+    entries[key] = entry
+    yieldSync(key)
+    perform(collection, for: key)
+    return .patched
+  }
+
   /// Removes the data of every key `matches` accepts, marks their fetches in flight as
   /// invalidated, and wakes their invalidation streams.
-  func invalidate(where matches: (QueryKey) -> Bool) -> [QueryKey] {
+  ///
+  /// - Returns: The keys whose entries or invalidation streams `matches` accepted.
+  /// - Complexity: O(*n*) calls of `matches`, *n* the number of entries and invalidation
+  ///   streams.
+  @discardableResult
+  package func invalidate(where matches: (QueryKey) -> Bool) -> [QueryKey] {
     let keys = entries.keys.filter(matches)
     for key in keys {
       guard var entry = entries[key] else { continue }

@@ -151,6 +151,20 @@ struct QueryEntryStateMachine<Fetch> {
     return collection
   }
 
+  /// The app changed the cached value in place (a patch after a local change): notify the
+  /// observers. The value keeps its age (a patch is not a fetch) and the error of the last
+  /// fetch, if any.
+  ///
+  /// - Precondition: A value is cached and no fetch runs: the owner invalidates instead, since
+  ///   the fetch's result could predate the change and overwrite the patch.
+  mutating func patch(_ newValue: any Sendable) -> Collection {
+    precondition(
+      value != nil && inFlight == nil,
+      "patched an entry in phase \(phase) (value: \(value != nil), fetch: \(inFlight?.id ?? -1))")
+    value = newValue
+    return collection
+  }
+
   /// The entry was invalidated: its data goes, and a fetch in flight will not be cached.
   mutating func invalidate() -> Collection {
     value = nil

@@ -78,6 +78,18 @@ import Testing
     #expect(machine.phase == .empty)
   }
 
+  @Test func aPatchReplacesTheValueAndKeepsItsAgeAndError() {
+    var machine = entry()
+    _ = machine.set(1, now: .seconds(10))
+    _ = machine.requestFetch(forced: true, staleTime: .zero, now: .seconds(20))
+    _ = machine.didStart(id: 1, fetch: "f1")
+    _ = machine.finish(id: 1, result: .failure(CancellationError()), now: .seconds(30))
+    #expect(machine.patch(2) == .schedule(after: .seconds(300)))
+    #expect(machine.value as? Int == 2 && machine.updatedAt == .seconds(10))
+    #expect(machine.error is CancellationError)
+    #expect(machine.phase == .cached)
+  }
+
   @Test func aFailedRefreshKeepsTheValueAndRecordsTheError() {
     var machine = entry()
     _ = machine.set(1, now: .zero)
