@@ -1,0 +1,44 @@
+import Testing
+
+@testable import TerminalIO
+
+@Suite struct DisplayWidthTests {
+  @Test(
+    arguments: [
+      ("a", 1), ("é", 1), ("e\u{301}", 1), ("日", 2), ("한", 2), ("Ａ", 2), ("ｱ", 1), ("😀", 2),
+      ("❤", 1), ("❤️", 2), ("🇫🇷", 2), ("👨‍👩‍👧", 2), ("\u{200B}", 0), ("\u{301}", 0), ("\t", 1),
+    ] as [(Character, Int)])
+  func countsColumnsPerCharacter(_ character: Character, _ columns: Int) {
+    #expect(DisplayWidth.columns(of: character) == columns)
+  }
+
+  @Test func countsColumnsOfAString() {
+    #expect(DisplayWidth.columns(of: "héllo 日本 😀") == 13)
+    #expect(DisplayWidth.columns(of: "") == 0)
+  }
+
+  @Test func prefixNeverSplitsACharacter() {
+    #expect(DisplayWidth.prefix(of: "日本語", fittingIn: 5) == "日本")
+    #expect(DisplayWidth.prefix(of: "日本語", fittingIn: 1) == "")
+    #expect(DisplayWidth.prefix(of: "ae\u{301}b", fittingIn: 2) == "ae\u{301}")
+    #expect(DisplayWidth.prefix(of: "abc", fittingIn: 10) == "abc")
+    #expect(DisplayWidth.prefix(of: "abc", fittingIn: 0) == "")
+  }
+
+  @Test func fitCutsOrPadsToTheWidth() {
+    #expect(DisplayWidth.fit("日本語", toWidth: 5) == "日本 ")
+    #expect(DisplayWidth.fit("ab", toWidth: 4) == "ab  ")
+    #expect(DisplayWidth.fit("abcdef", toWidth: 3) == "abc")
+  }
+
+  @Test func everyCharacterOfAnyScalarHasAWidthOfAtMostTwo() {
+    for value in UInt32(0)...0x2FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let columns = DisplayWidth.columns(of: Character(scalar))
+      guard (0...2).contains(columns) else {
+        Issue.record("U+\(String(value, radix: 16)) takes \(columns) columns")
+        return
+      }
+    }
+  }
+}
