@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "ReduxKit", targets: ["ReduxKit"]),
     .executable(name: "counter", targets: ["Counter"]),
     .executable(name: "inbox", targets: ["Inbox"]),
+    .executable(name: "board", targets: ["Board"]),
   ],
   dependencies: [
     .package(path: "Packages/ReduxCore"),
@@ -18,6 +19,7 @@ let package = Package(
     .package(path: "Packages/FeatureKit"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
   ],
   targets: [
     .target(
@@ -28,6 +30,7 @@ let package = Package(
         .product(name: "Persistence", package: "Persistence"),
         .product(name: "PersistenceSQLite", package: "Persistence"),
         .product(name: "QueryCache", package: "QueryCache"),
+        .product(name: "EntityQueries", package: "QueryCache"),
         .product(name: "FeatureKit", package: "FeatureKit"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -39,17 +42,42 @@ let package = Package(
     ),
     .executableTarget(
       name: "Inbox",
-      dependencies: ["ReduxKit"],
+      dependencies: ["ReduxKit", "TerminalIO"],
       path: "Examples/Inbox"
+    ),
+    // The terminal pieces the examples share: an async line and key reader that never blocks
+    // the main actor, raw mode, the alternate screen, resize events.
+    .target(
+      name: "TerminalIO",
+      path: "Examples/TerminalIO"
+    ),
+    .executableTarget(
+      name: "Board",
+      dependencies: [
+        "ReduxKit", "TerminalIO",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Examples/Board"
     ),
     .testTarget(
       name: "IntegrationTests",
       dependencies: [
-        "ReduxKit", "Counter", "Inbox",
+        "ReduxKit", "Counter", "Inbox", "Board", "TerminalIO",
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Tests/IntegrationTests"
+    ),
+    .testTarget(
+      name: "BoardTests",
+      dependencies: ["Board", .product(name: "ReduxCoreTesting", package: "ReduxCore")],
+      path: "Tests/BoardTests"
+    ),
+    .testTarget(
+      name: "TerminalIOTests",
+      dependencies: ["TerminalIO"],
+      path: "Tests/TerminalIOTests"
     ),
     .testTarget(
       name: "ReduxKitTests",

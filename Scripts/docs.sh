@@ -26,17 +26,19 @@ table=(
   "Persistence Packages/Persistence ReduxCore EntityTracking"
   "PersistenceSQLite Packages/Persistence ReduxCore EntityTracking Persistence"
   "QueryCache Packages/QueryCache ReduxCore"
+  "EntityQueries Packages/QueryCache ReduxCore EntityTracking QueryCache"
   "FeatureKit Packages/FeatureKit ReduxCore"
   "FeatureKitTesting Packages/FeatureKit ReduxCore FeatureKit"
-  "ReduxKit . ReduxCore EntityTracking Persistence PersistenceSQLite QueryCache FeatureKit"
+  "ReduxKit . ReduxCore EntityTracking Persistence PersistenceSQLite QueryCache EntityQueries FeatureKit"
+  "TerminalIO ."
 )
 
 # Modules whose undocumented public declarations (and, in DocC, undocumented parameters and
 # return values) fail the run: every module. A module left out prints its findings without
 # failing, for a rewrite in progress.
 coverage_enforced=(
-  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite QueryCache FeatureKit
-  FeatureKitTesting ReduxKit
+  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite QueryCache
+  EntityQueries FeatureKit FeatureKitTesting ReduxKit TerminalIO
 )
 
 # Known gaps in files that other changes are rewriting right now; each is documented there.

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ReduxKit
+
+/// `swift run board`: a kanban board for the terminal, on every ReduxKit package.
+@main
+struct BoardApp: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "board",
+    abstract: "A kanban board for the terminal, saved to SQLite, built on ReduxKit.",
+    discussion: """
+      Full screen when standard input and output are a terminal; keys are shown at the bottom \
+      and `?` lists them. Line mode otherwise (pipes, scripts, CI), or with --lines.
+
+      \(Command.usage)
+      """)
+
+  @Option(
+    name: .customLong("db"),
+    help: "The board's SQLite file (default: $XDG_DATA_HOME/reduxkit-board/board.sqlite).")
+  var databasePath: String?
+
+  @Option(
+    name: .customLong("log"), help: "Append logs to this file (nothing is logged onto the screen).")
+  var logPath: String?
+
+  @Option(name: .customLong("open"), help: "Open a card at start, as a deep link: card/42.")
+  var deepLink: String?
+
+  @Flag(name: .customLong("lines"), help: "Line mode even on a terminal.")
+  var forcesLineMode = false
+
+  func run() async throws {
+    let status = await BoardLauncher(
+      databasePath: databasePath ?? BoardDatabase.defaultPath(), logPath: logPath,
+      deepLink: deepLink, forcesLineMode: forcesLineMode
+    ).launch()
+    if status != 0 { throw ExitCode(status) }
+  }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import ReduxKit
+
+/// The board at run time: its store, its database, its query cache; runs commands and says
+/// what happened in words. Both modes (line and full screen) drive the board through it.
+@MainActor
+final class BoardSession {
+  let store: Store<BoardState, BoardAction>
+  let persistence: PersistenceMiddleware<BoardState>
+  let queries: BoardQueries
+  private let now: @Sendable () -> Date
+
+  /// - Parameters:
+  ///   - state: The hydrated board.
+  ///   - persistence: Where changes are saved; its reducer runs last.
+  ///   - clock: The clock of the query cache's stale times.
+  ///   - now: The time put on cards (tests fix it).
+  ///   - logger: Where the store's refusals and errors go (a file, never the screen).
+  init(
+    state: BoardState, persistence: PersistenceMiddleware<BoardState>,
+    clock: any Clock<Duration> = ContinuousClock(),
+    now: @escaping @Sendable () -> Date = Date.init, logger: Logger
+  ) {
+    self.persistence = persistence
+    self.now = now
+    queries = BoardQueries(state: state, clock: clock, logger: logger)
+    store = Store(
+      initialState: state,
+      // NB: the query invalidation reads the changes before Persistence drains them.
+      reducers: [boardHistory, boardReducer] + queries.reducers + [persistence.reducer()],
+      onLog: logger.log)
+  }
+
+  var board: ReadOnlyView<BoardState> { store.state }
+
+  /// Runs `command`; a change is reported once it is saved.
+  func run(_ command: Command) async -> Reply {
+    do {
+      return try await execute(command)
+    } catch let error as CommandError {
+      return .error("\(error)")
+    } catch {
+      return .error("\(error)")
+    }
+  }
+
+  private func execute(_ command: Command) async throws -> Reply {
+    switch command {
+    case .add(let columnName, let title):
+      let column = try column(named: columnName)
+      let id = board.nextCardID
+      return try await change(
+        .addCard(id: id, columnID: column.id, title: title, at: now()),
+        "added #\(id) \"\(title)\" to \(column.name)")
+    case .move(let id, let columnName):
+      let card = try card(id)
+      let column = try column(named: columnName)
+      guard card.columnID != column.id else { return .info("#\(id) is already in \(column.name)") }
+      return try await change(
+        .moveCard(id: id, toColumnID: column.id, at: now()), "moved #\(id) to \(column.name)")
+    case .edit(let id, let edit):
+      _ = try card(id)
+      return try await change(.editCard(id: id, edit, at: now()), "updated #\(id)")
+    case .delete(let id):
+      let card = try card(id)
+      return try await change(.deleteCard(id: id), "deleted #\(id) \"\(card.title)\"")
+    case .show(let id):
+      return .info(BoardText.detail(of: try card(id), on: board))
+    case .list(let columnName):
+      let columns = try columnName.map { [try column(named: $0)] } ?? Array(board.columns)
+      return .info(BoardText.list(columns, on: board))
+    case .search(let text):
+      let hits = await queries.search(text, in: board.cards)
+      return .info(BoardText.searchResults(hits, for: text, on: board))
+    case .stats:
+      return .info(BoardText.stats(await queries.stats(of: board.cards, columns: board.columns)))
+    case .addColumn(let name):
+      guard board.column(named: name) == nil else { throw CommandError.columnExists(name) }
+      return try await change(
+        .addColumn(id: board.nextColumnID, name: name), "added column \(name)")
+    case .renameColumn(let from, let to):
+      let column = try column(named: from)
+      guard board.column(named: to) == nil else { throw CommandError.columnExists(to) }
+      return try await change(
+        .renameColumn(id: column.id, name: to), "renamed column \(column.name) to \(to)")
+    case .deleteColumn(let name):
+      let column = try column(named: name)
+      let count = board.cards(in: column).count
+      guard count == 0 else { throw CommandError.columnNotEmpty(column.name, cards: count) }
+      return try await change(.deleteColumn(id: column.id), "deleted column \(column.name)")
+    case .undo:
+      guard board.undoHistory.canUndo else { return .info("nothing to undo") }
+      return try await change(.undo, "undone")
+    case .redo:
+      guard board.undoHistory.canRedo else { return .info("nothing to redo") }
+      return try await change(.redo, "redone")
+    case .help:
+      return .info(Command.usage)
+    case .quit:
+      return .info("bye")
+    }
+  }
+
+  /// Dispatches a change and waits until it is saved: "saved" is a promise that a crash
+  /// (even `kill -9`) keeps.
+  private func change(_ action: BoardAction, _ done: String) async throws -> Reply {
+    let (_, outcome) = await store.dispatchWithOutcome(action)
+    guard outcome.isReduced else { return .error("\(done): not done: \(outcome)") }
+    do {
+      try await persistence.flush()
+      return .info("\(done) (saved)")
+    } catch {
+      return .error("\(done), but not saved yet: \(error) (it will be retried)")
+    }
+  }
+
+  /// Follows a deep link (`card/42`), checked whole before anything is shown.
+  func open(_ link: String) -> Reply {
+    do {
+      return .info(BoardText.detail(of: try card(try DeepLink(link).cardID), on: board))
+    } catch {
+      return .error("\(error)")
+    }
+  }
+
+  private func card(_ id: Int) throws(CommandError) -> Card {
+    guard let card = board.cards[id] else { throw .noSuchCard(id) }
+    return card
+  }
+
+  private func column(named name: String) throws(CommandError) -> Column {
+    guard let column = board.column(named: name) else {
+      throw .noSuchColumn(name, known: board.columns.map(\.name))
+    }
+    return column
+  }
+}
+
+/// What a command printed: its lines, and whether it failed.
+struct Reply: Equatable {
+  var text: String
+  var isError: Bool
+
+  static func info(_ text: String) -> Self { Self(text: text, isError: false) }
+  static func error(_ text: String) -> Self { Self(text: "error: \(text)", isError: true) }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// One thing a person asks the board to do, in line mode or from a full-screen prompt.
+enum Command: Equatable {
+  case add(column: String, title: String)
+  case move(card: Int, column: String)
+  case edit(card: Int, CardEdit)
+  case delete(card: Int)
+  case show(card: Int)
+  case list(column: String?)
+  case search(String)
+  case stats
+  case addColumn(String)
+  case renameColumn(from: String, to: String)
+  case deleteColumn(String)
+  case undo
+  case redo
+  case help
+  case quit
+
+  /// The commands, as `board --help` and `help` list them.
+  static let usage = """
+    Commands (one per line; quote words with spaces, or let the title run to the end of the line):
+      add COLUMN TITLE...          add a card:          add Todo "Write docs"
+      move CARD COLUMN             move a card:         move 3 Done
+      title CARD TITLE...          rename a card
+      note CARD TEXT...            set a card's notes
+      tag CARD TAG...              set a card's tags (none: tag 3)
+      due CARD YYYY-MM-DD|none     set or clear a due date
+      delete CARD                  delete a card
+      show CARD                    a card's details
+      list [COLUMN]                the board, or one column
+      search TEXT...               cards whose title, notes or tags contain the text
+      stats                        cards per column and per tag
+      column add NAME | column rename OLD NEW | column delete NAME
+      undo | redo                  step back or forward through your changes
+      help | quit
+    """
+}

@@ -1,0 +1,38 @@
+/// Why a line is not a command the board can run; the message says what to type instead.
+enum CommandError: Error, Equatable, CustomStringConvertible {
+  case unknownCommand(String)
+  case missingArgument(command: String, usage: String)
+  case notACardNumber(String)
+  case noSuchCard(Int)
+  case noSuchColumn(String, known: [String])
+  case columnExists(String)
+  case columnNotEmpty(String, cards: Int)
+  case badDate(String)
+  case unterminatedQuote
+  case badLink(String)
+
+  var description: String {
+    switch self {
+    case .unknownCommand(let word):
+      "unknown command '\(word)' (type 'help' for the list)"
+    case .missingArgument(let command, let usage):
+      "\(command): missing argument (usage: \(usage))"
+    case .notACardNumber(let text):
+      "'\(text)' is not a card number (cards are shown as #3; type 3)"
+    case .noSuchCard(let id):
+      "there is no card #\(id)"
+    case .noSuchColumn(let name, let known):
+      "there is no column '\(name)' (columns: \(known.joined(separator: ", ")))"
+    case .columnExists(let name):
+      "a column named '\(name)' already exists"
+    case .columnNotEmpty(let name, let cards):
+      "column '\(name)' still holds \(cards) card(s): move or delete them first"
+    case .badDate(let text):
+      "'\(text)' is not a date: use YYYY-MM-DD, or none"
+    case .unterminatedQuote:
+      "a quote is not closed"
+    case .badLink(let text):
+      "'\(text)' is not a link to a card: use card/ID, as in card/42"
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/// Line mode: one command per line from a pipe, a script or a terminal that asked for it;
+/// each reply printed as it comes. It reads through an async sequence, so the main actor (the
+/// store, the persistence timers) keeps running while it waits for a line.
+@MainActor
+enum LineMode {
+  /// Runs every line of `lines` until `quit` or the end of the input.
+  ///
+  /// - Parameters:
+  ///   - prompt: Printed before each line is read (a terminal in line mode), or `nil`.
+  ///   - write: Where replies go; errors are marked `error:` and counted.
+  /// - Returns: The number of lines that failed.
+  static func run<Lines: AsyncSequence<String, Never>>(
+    _ session: BoardSession, lines: Lines, prompt: String? = nil, write: (String) -> Void
+  ) async -> Int {
+    var failures = 0
+    if let prompt { write(prompt) }
+    for await line in lines {
+      let parsed: Command?
+      do {
+        parsed = try CommandParser.parse(line)
+      } catch {
+        write("error: \(error)")
+        failures += 1
+        if let prompt { write(prompt) }
+        continue
+      }
+      if let command = parsed {
+        let reply = await session.run(command)
+        write(reply.text)
+        if reply.isError { failures += 1 }
+        if command == .quit { break }
+      }
+      if let prompt { write(prompt) }
+    }
+    return failures
+  }
+}

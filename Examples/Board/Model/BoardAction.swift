@@ -1,0 +1,25 @@
+import Foundation
+import ReduxKit
+
+/// What can happen to the board. Actions carry the time they were made at, so reducers stay
+/// pure and tests choose the time.
+enum BoardAction: ReduxAction {
+  case addCard(id: Int, columnID: Int, title: String, at: Date)
+  case editCard(id: Int, CardEdit, at: Date)
+  case moveCard(id: Int, toColumnID: Int, at: Date)
+  case deleteCard(id: Int)
+  case addColumn(id: Int, name: String)
+  case renameColumn(id: Int, name: String)
+  /// Removes an empty column.
+  case deleteColumn(id: Int)
+  case undo
+  case redo
+}
+
+/// One change to a card's fields.
+enum CardEdit: Equatable, Sendable {
+  case title(String)
+  case notes(String)
+  case tags([String])
+  case due(Date?)
+}

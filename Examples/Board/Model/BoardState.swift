@@ -1,0 +1,56 @@
+import Foundation
+import Observation
+import ReduxKit
+
+/// Everything the board keeps: its columns and cards, persisted; and what the undo history
+/// restores.
+@MainActor
+@Observable
+final class BoardState: UndoableState {
+  var columns: EntityStore<Column>
+  var cards: EntityStore<Card>
+  var undoHistory = UndoHistory<Snapshot>(capacity: 100)
+
+  /// What undo restores: both stores, copied for free (copy-on-write).
+  struct Snapshot: Sendable {
+    let columns: EntityStore<Column>
+    let cards: EntityStore<Card>
+  }
+
+  var undoSnapshot: Snapshot { Snapshot(columns: columns, cards: cards) }
+
+  /// Restores through `restore(from:)`, which records the difference as changes: the undo is
+  /// saved and observed like any edit.
+  func restoreUndoSnapshot(_ snapshot: Snapshot) {
+    columns.restore(from: snapshot.columns)
+    cards.restore(from: snapshot.cards)
+  }
+
+  init(columns: EntityStore<Column>, cards: EntityStore<Card>) {
+    self.columns = columns
+    self.cards = cards
+  }
+
+  /// The columns a new board starts with.
+  static let defaultColumns = [
+    Column(id: 1, name: "Todo"), Column(id: 2, name: "Doing"), Column(id: 3, name: "Done"),
+  ]
+}
+
+extension ReadOnlyView<BoardState> {
+  /// The cards of `column`, in board order.
+  func cards(in column: Column) -> [Card] {
+    self.cards.filter { $0.columnID == column.id }
+  }
+
+  /// The column named `name`, compared without case.
+  func column(named name: String) -> Column? {
+    self.columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+  }
+
+  /// The id the next card gets.
+  var nextCardID: Int { (self.cards.map(\.id).max() ?? 0) + 1 }
+
+  /// The id the next column gets.
+  var nextColumnID: Int { (self.columns.map(\.id).max() ?? 0) + 1 }
+}

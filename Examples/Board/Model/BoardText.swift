@@ -1,0 +1,58 @@
+import Foundation
+import ReduxKit
+
+/// The board in words, as line mode prints it.
+@MainActor
+enum BoardText {
+  static func list(_ columns: [Column], on board: ReadOnlyView<BoardState>) -> String {
+    columns.map { column in
+      let cards = board.cards(in: column)
+      let lines = cards.map { "  " + summary(of: $0) }
+      return (["\(column.name) (\(cards.count))"] + lines).joined(separator: "\n")
+    }.joined(separator: "\n")
+  }
+
+  static func summary(of card: Card) -> String {
+    var line = "#\(card.id) \(card.title)"
+    if !card.tags.isEmpty { line += " " + card.tags.map { "[\($0)]" }.joined(separator: " ") }
+    if let due = card.due { line += " due \(day(due))" }
+    return line
+  }
+
+  static func detail(of card: Card, on board: ReadOnlyView<BoardState>) -> String {
+    let column = board.columns[card.columnID]?.name ?? "?"
+    return """
+      #\(card.id) \(card.title)
+        column:  \(column)
+        tags:    \(card.tags.isEmpty ? "none" : card.tags.joined(separator: ", "))
+        due:     \(card.due.map(day) ?? "none")
+        notes:   \(card.notes.isEmpty ? "none" : card.notes)
+        created: \(time(card.createdAt))
+        updated: \(time(card.updatedAt))
+      """
+  }
+
+  static func searchResults(_ cards: [Card], for text: String, on board: ReadOnlyView<BoardState>)
+    -> String
+  {
+    guard !cards.isEmpty else { return "no card matches '\(text)'" }
+    return
+      (["\(cards.count) card(s) match '\(text)':"]
+      + cards.map { "  \(summary(of: $0)) (\(board.columns[$0.columnID]?.name ?? "?"))" })
+      .joined(separator: "\n")
+  }
+
+  static func stats(_ stats: BoardStats) -> String {
+    let columns = stats.perColumn.map { "  \($0.name): \($0.count)" }
+    let tags = stats.perTag.isEmpty ? ["  none"] : stats.perTag.map { "  \($0.tag): \($0.count)" }
+    return (["cards per column:"] + columns + ["cards per tag:"] + tags).joined(separator: "\n")
+  }
+
+  static func day(_ date: Date) -> String {
+    date.formatted(.iso8601.year().month().day())
+  }
+
+  static func time(_ date: Date) -> String {
+    date.formatted(.iso8601)
+  }
+}

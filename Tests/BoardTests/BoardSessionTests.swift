@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import ReduxKit
+import Testing
+
+@testable import Board
+
+/// The board's commands against an in-memory database, as a person would type them.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct BoardSessionTests {
+  let database: BoardDatabase
+  let session: BoardSession
+
+  init() async throws {
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    database = try BoardDatabase.inMemory(logger: logger)
+    session = BoardSession(
+      state: try await database.load(), persistence: database.persistence,
+      now: { Date(timeIntervalSince1970: 1_800_000_000) }, logger: logger)
+  }
+
+  func run(_ line: String) async throws -> Reply {
+    let command = try #require(try CommandParser.parse(line))
+    return await session.run(command)
+  }
+
+  @Test func addMoveAndListShowTheBoardAndEveryChangeIsSaved() async throws {
+    #expect(
+      try await run(#"add Todo "Write docs""#) == .info(#"added #1 "Write docs" to Todo (saved)"#))
+    #expect(try await run("add todo Review").text == #"added #2 "Review" to Todo (saved)"#)
+    #expect(try await run("move 1 Done").text == "moved #1 to Done (saved)")
+    #expect(
+      try await run("list").text == """
+        Todo (1)
+          #2 Review
+        Doing (0)
+        Done (1)
+          #1 Write docs
+        """)
+    let saved = try await database.load()
+    #expect(saved.cards.map(\.title) == ["Review", "Write docs"])
+    #expect(saved.cards[1]?.columnID == 3)
+    #expect(saved.columns.map(\.name) == ["Todo", "Doing", "Done"])
+  }
+
+  @Test func unknownCardsAndColumnsAreRefusedInWords() async throws {
+    #expect(try await run("move 9 Done") == .error("there is no card #9"))
+    #expect(
+      try await run("add Later x")
+        == .error("there is no column 'Later' (columns: Todo, Doing, Done)"))
+    _ = try await run("add Todo x")
+    #expect(
+      try await run("column delete Todo")
+        == .error("column 'Todo' still holds 1 card(s): move or delete them first"))
+    #expect(try await run("column add todo") == .error("a column named 'todo' already exists"))
+  }
+
+  @Test func searchAndStatsReadTheCardsAsTheyAreNow() async throws {
+    _ = try await run("add Todo Write docs")
+    _ = try await run("add Todo Fix bug")
+    _ = try await run("tag 2 urgent")
+    #expect(try await run("search DOCS").text == "1 card(s) match 'DOCS':\n  #1 Write docs (Todo)")
+    _ = try await run("title 2 Fix docs bug")
+    #expect(try await run("search docs").text.hasPrefix("2 card(s) match 'docs':"))
+    #expect(
+      try await run("stats").text == """
+        cards per column:
+          Todo: 2
+          Doing: 0
+          Done: 0
+        cards per tag:
+          urgent: 1
+        """)
+  }
+
+  @Test func aDeepLinkIsCheckedBeforeItIsShown() async throws {
+    _ = try await run("add Todo Write docs")
+    #expect(session.open("card/1").text.hasPrefix("#1 Write docs\n  column:  Todo"))
+    #expect(session.open("card/2") == .error("there is no card #2"))
+    #expect(
+      session.open("board") == .error("'board' is not a link to a card: use card/ID, as in card/42")
+    )
+  }
+
+  @Test func lineModeRunsEachLineAndCountsTheFailures() async throws {
+    var output: [String] = []
+    let lines = AsyncStream<String> { continuation in
+      for line in ["add Todo One", "bogus", "", "move 1 Doing", "quit", "add Todo Never"] {
+        continuation.yield(line)
+      }
+      continuation.finish()
+    }
+    let failures = await LineMode.run(session, lines: lines) { output.append($0) }
+    #expect(failures == 1)
+    #expect(
+      output == [
+        #"added #1 "One" to Todo (saved)"#,
+        "error: unknown command 'bogus' (type 'help' for the list)",
+        "moved #1 to Doing (saved)",
+        "bye",
+      ])
+  }
+
+  @Test func undoAndRedoAreSavedAndSayWhenThereIsNothingLeft() async throws {
+    #expect(try await run("undo") == .info("nothing to undo"))
+    _ = try await run("add Todo One")
+    _ = try await run("move 1 Done")
+    #expect(try await run("undo").text == "undone (saved)")
+    #expect(try await database.load().cards[1]?.columnID == 1)
+    #expect(try await run("search one").text == "1 card(s) match 'one':\n  #1 One (Todo)")
+    #expect(try await run("redo").text == "redone (saved)")
+    #expect(try await database.load().cards[1]?.columnID == 3)
+    #expect(try await run("redo") == .info("nothing to redo"))
+  }
+}

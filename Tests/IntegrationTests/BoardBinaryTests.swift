@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs the built `board` executable in line mode through pipes, as a script or CI would.
+@Suite(.timeLimit(.minutes(2))) struct BoardBinaryTests {
+  let databasePath: String
+
+  init() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("board-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    databasePath = folder.appendingPathComponent("board.sqlite").path
+  }
+
+  /// The `board` binary beside the test binary.
+  static func binary() throws -> URL {
+    let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
+    let directory = testBinary.deletingLastPathComponent()
+    let candidates = [
+      directory.appendingPathComponent("board"),
+      directory.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("board"),
+    ]
+    return try #require(
+      candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+      "no board binary near \(testBinary.path)")
+  }
+
+  /// Runs `board` with `arguments`, feeding it `input`; returns its status and output.
+  func run(_ arguments: [String], input: String) throws -> (status: Int32, out: String, err: String)
+  {
+    let process = Process()
+    process.executableURL = try Self.binary()
+    process.arguments = arguments
+    let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let out = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, out, err)
+  }
+
+  @Test func aScriptedSessionIsSavedAndShownAgainAtTheNextStart() throws {
+    let first = try run(
+      ["--db", databasePath],
+      input: """
+        add Todo "Write docs"
+        add Todo Review the PR
+        add Doing Ship it
+        move 1 Done
+        search docs
+        undo
+        quit
+
+        """)
+    #expect(first.status == 0, "\(first.err)")
+    #expect(first.out.contains(#"added #1 "Write docs" to Todo (saved)"#))
+    #expect(first.out.contains("moved #1 to Done (saved)"))
+    #expect(first.out.contains("1 card(s) match 'docs':"))
+    let second = try run(["--db", databasePath], input: "list\n")
+    #expect(second.status == 0)
+    #expect(second.out.contains("#2 Review the PR"))
+    #expect(second.out.contains("#3 Ship it"))
+  }
+
+  @Test func badInputIsNamedAndMakesTheExitStatusNonZero() throws {
+    let result = try run(["--db", databasePath], input: "frobnicate\nmove 42 Done\n")
+    #expect(result.status == 1)
+    #expect(result.out.contains("error: unknown command 'frobnicate' (type 'help' for the list)"))
+    #expect(result.out.contains("error: there is no card #42"))
+  }
+
+  @Test func aFileThatIsNotADatabaseIsRefusedAndLeftUntouched() throws {
+    let text = Data("these are my notes, not a database\n".utf8)
+    try text.write(to: URL(fileURLWithPath: databasePath))
+    let result = try run(["--db", databasePath], input: "list\n")
+    #expect(result.status == 2)
+    #expect(result.err.contains("board: cannot open \(databasePath)"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: databasePath)) == text)
+  }
+
+  @Test func whatWasReportedSavedSurvivesKillDashNine() throws {
+    let process = Process()
+    process.executableURL = try Self.binary()
+    process.arguments = ["--db", databasePath]
+    let (stdin, stdout) = (Pipe(), Pipe())
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    try process.run()
+    stdin.fileHandleForWriting.write(Data("add Todo Survivor\n".utf8))
+    var output = ""
+    while !output.contains("(saved)") {
+      let chunk = stdout.fileHandleForReading.availableData
+      guard !chunk.isEmpty else { break }
+      output += String(decoding: chunk, as: UTF8.self)
+    }
+    #expect(output.contains(#"added #1 "Survivor" to Todo (saved)"#))
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    let after = try run(["--db", databasePath], input: "list\n")
+    #expect(after.out.contains("#1 Survivor"))
+  }
+
+  @Test func helpListsBothModes() throws {
+    let result = try run(["--help"], input: "")
+    #expect(result.status == 0)
+    #expect(result.out.contains("Full screen when standard input and output are a terminal"))
+    #expect(result.out.contains("Line mode otherwise"))
+    #expect(result.out.contains("move CARD COLUMN"))
+  }
+}
