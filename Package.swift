@@ -71,7 +71,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BoardTests",
-      dependencies: ["Board", .product(name: "ReduxCoreTesting", package: "ReduxCore")],
+      dependencies: ["Board"],
       path: "Tests/BoardTests"
     ),
     .testTarget(

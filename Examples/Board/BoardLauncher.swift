@@ -16,13 +16,13 @@ struct BoardLauncher {
   let databasePath: String
   let logPath: String?
   let deepLink: String?
+  /// `--lines`: every run is line mode until the full-screen UI lands (issue 17).
   let forcesLineMode: Bool
 
   /// - Returns: The exit status: 0, 1 when a line-mode command failed, 2 when the board could
   ///   not be opened.
   func launch() async -> Int32 {
-    let isFullScreen = !forcesLineMode && Terminal.isInteractive
-    let logger = makeLogger(fullScreen: isFullScreen && false)
+    let logger = makeLogger()
     let database: BoardDatabase
     let state: BoardState
     do {
@@ -67,7 +67,9 @@ struct BoardLauncher {
     return status
   }
 
-  private func makeLogger(fullScreen: Bool) -> Logger {
+  /// `--log PATH`, or warnings to standard error (line mode writes its replies to standard
+  /// output).
+  private func makeLogger() -> Logger {
     if let logPath {
       if !FileManager.default.fileExists(atPath: logPath) {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -78,7 +80,6 @@ struct BoardLauncher {
       }
       printError("board: cannot write the log file \(logPath); logging to nowhere")
     }
-    if fullScreen { return Logger(label: "board") { _ in SwiftLogNoOpLogHandler() } }
     var logger = Logger(label: "board") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .warning
     return logger
