@@ -71,7 +71,9 @@ let package = Package(
     ),
     .testTarget(
       name: "BoardTests",
-      dependencies: ["Board"],
+      dependencies: [
+        "Board", "TerminalIO", .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+      ],
       path: "Tests/BoardTests"
     ),
     .testTarget(

@@ -13,6 +13,9 @@ struct BoardApp: AsyncParsableCommand {
       Full screen when standard input and output are a terminal; keys are shown at the bottom \
       and `?` lists them. Line mode otherwise (pipes, scripts, CI), or with --lines.
 
+      Keys (full screen):
+      \(HelpScreen.keys.map { "  " + $0.key.padding(toLength: 18, withPad: " ", startingAt: 0) + $0.meaning }.joined(separator: "\n"))
+
       \(Command.usage)
       """)
 
@@ -22,7 +25,11 @@ struct BoardApp: AsyncParsableCommand {
   var databasePath: String?
 
   @Option(
-    name: .customLong("log"), help: "Append logs to this file (nothing is logged onto the screen).")
+    name: .customLong("log"),
+    help: """
+      Append logs to this file (default: warnings to standard error in line mode, and to \
+      board.log beside the database in full screen, never onto the screen).
+      """)
   var logPath: String?
 
   @Option(name: .customLong("open"), help: "Open a card at start, as a deep link: card/42.")

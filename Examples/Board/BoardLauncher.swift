@@ -16,19 +16,27 @@ struct BoardLauncher {
   let databasePath: String
   let logPath: String?
   let deepLink: String?
-  /// `--lines`: every run is line mode until the full-screen UI lands (issue 17).
+  /// `--lines`: line mode even on a terminal.
   let forcesLineMode: Bool
+
+  /// Full screen when both ends are a terminal and line mode was not asked for.
+  var isFullScreen: Bool { Terminal.isInteractive && !forcesLineMode }
 
   /// - Returns: The exit status: 0, 1 when a line-mode command failed, 2 when the board could
   ///   not be opened.
   func launch() async -> Int32 {
-    let logger = makeLogger()
-    let database: BoardDatabase
-    let state: BoardState
     do {
       try FileManager.default.createDirectory(
         atPath: (databasePath as NSString).deletingLastPathComponent,
         withIntermediateDirectories: true)
+    } catch {
+      printError("board: cannot create the folder of \(databasePath): \(error)")
+      return 2
+    }
+    let logger = makeLogger()
+    let database: BoardDatabase
+    let state: BoardState
+    do {
       database = try BoardDatabase(path: databasePath, logger: logger)
       state = try await database.load()
     } catch {
@@ -41,22 +49,7 @@ struct BoardLauncher {
       try? database.database.close()
       exit(128 + signal)
     }
-    var status: Int32 = 0
-    if let deepLink {
-      let reply = session.open(deepLink)
-      Terminal.write(reply.text + "\n")
-      if reply.isError { status = 1 }
-    }
-    // NB: the full-screen mode is not built yet (issue 17): a terminal gets line mode, with
-    // a prompt.
-    let failures = await LineMode.run(
-      session, lines: LineReader.standardInput.lines,
-      prompt: Terminal.isInputTerminal ? "board> " : nil
-    ) { reply in
-      // NB: unbuffered: a script reading the replies through a pipe sees "(saved)" when it is.
-      Terminal.write(reply + "\n")
-    }
-    if failures > 0 { status = 1 }
+    let status = isFullScreen ? await fullScreen(session, logger: logger) : await lines(session)
     do {
       try await database.persistence.shutdown()
       try database.database.close()
@@ -67,9 +60,58 @@ struct BoardLauncher {
     return status
   }
 
-  /// `--log PATH`, or warnings to standard error (line mode writes its replies to standard
-  /// output).
+  /// Line mode: replies on standard output, a prompt on a terminal.
+  private func lines(_ session: BoardSession) async -> Int32 {
+    var status: Int32 = 0
+    if let deepLink {
+      let reply = session.open(deepLink)
+      Terminal.write(reply.text + "\n")
+      if reply.isError { status = 1 }
+    }
+    let failures = await LineMode.run(
+      session, lines: LineReader.standardInput.lines,
+      prompt: Terminal.isInputTerminal ? "board> " : nil
+    ) { reply in
+      // NB: unbuffered: a script reading the replies through a pipe sees "(saved)" when it is.
+      Terminal.write(reply + "\n")
+    }
+    return failures > 0 ? 1 : status
+  }
+
+  /// The full screen, on the alternate screen in raw mode, restored on the way out (and on a
+  /// crash or a signal). A deep link is checked before the screen is entered.
+  private func fullScreen(_ session: BoardSession, logger: Logger) async -> Int32 {
+    let navigation = BoardNavigation(session: session, logger: logger)
+    if let deepLink {
+      do {
+        try navigation.open(try DeepLink(deepLink))
+      } catch {
+        printError("board: --open \(deepLink): \(error)")
+        return 1
+      }
+    }
+    do {
+      try Terminal.enterFullScreen()
+    } catch {
+      printError("board: cannot use the terminal full screen (\(error)); try --lines")
+      return 1
+    }
+    defer { Terminal.restore() }
+    await FullScreenMode.run(
+      navigation, session: session, events: Terminal.events(), size: Terminal.size,
+      write: Terminal.write)
+    return 0
+  }
+
+  /// `--log PATH`; otherwise warnings go to standard error in line mode (its replies go to
+  /// standard output), and to `board.log` beside the database in full screen, since anything
+  /// written to the terminal would be drawn over.
   private func makeLogger() -> Logger {
+    let logPath =
+      logPath
+      ?? (isFullScreen
+        ? ((databasePath as NSString).deletingLastPathComponent as NSString)
+          .appendingPathComponent("board.log") : nil)
     if let logPath {
       if !FileManager.default.fileExists(atPath: logPath) {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)

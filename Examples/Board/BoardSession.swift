@@ -1,15 +1,21 @@
 import Foundation
 import Logging
+import Observation
 import ReduxKit
 
 /// The board at run time: its store, its database, its query cache; runs commands and says
 /// what happened in words. Both modes (line and full screen) drive the board through it.
 @MainActor
+@Observable
 final class BoardSession {
-  let store: Store<BoardState, BoardAction>
-  let persistence: PersistenceMiddleware<BoardState>
-  let queries: BoardQueries
-  private let now: @Sendable () -> Date
+  @ObservationIgnored let store: Store<BoardState, BoardAction>
+  @ObservationIgnored let persistence: PersistenceMiddleware<BoardState>
+  @ObservationIgnored let queries: BoardQueries
+  @ObservationIgnored private let now: @Sendable () -> Date
+  /// The reply of the last command run: what the full screen's status line says.
+  private(set) var lastReply: Reply?
+  /// The last command that failed or was refused, in words, until a later one fails.
+  private(set) var lastProblem: String?
 
   /// - Parameters:
   ///   - state: The hydrated board.
@@ -34,23 +40,31 @@ final class BoardSession {
 
   var board: ReadOnlyView<BoardState> { store.state }
 
-  /// Runs `command`; a change is reported once it is saved.
-  func run(_ command: Command) async -> Reply {
+  /// Runs `command` and remembers its reply.
+  ///
+  /// - Parameter waitsForSave: Whether a change is reported only once saved ("(saved)"): line
+  ///   mode's promise. The full screen does not wait; its status line shows the pending
+  ///   writes and the last flush instead, so a keystroke redraws at once.
+  @discardableResult
+  func run(_ command: Command, waitsForSave: Bool = true) async -> Reply {
+    let reply: Reply
     do {
-      return try await execute(command)
-    } catch let error as CommandError {
-      return .error("\(error)")
+      reply = try await execute(command, waitsForSave: waitsForSave)
     } catch {
-      return .error("\(error)")
+      reply = .error("\(error)")
     }
+    lastReply = reply
+    if reply.isError { lastProblem = reply.text }
+    return reply
   }
 
-  private func execute(_ command: Command) async throws -> Reply {
+  private func execute(_ command: Command, waitsForSave: Bool) async throws -> Reply {
     switch command {
     case .add(let columnName, let title):
       let column = try column(named: columnName)
       let id = board.nextCardID
       return try await change(
+        waitsForSave,
         .addCard(id: id, columnID: column.id, title: title, at: now()),
         "added #\(id) \"\(title)\" to \(column.name)")
     case .move(let id, let columnName):
@@ -58,43 +72,48 @@ final class BoardSession {
       let column = try column(named: columnName)
       guard card.columnID != column.id else { return .info("#\(id) is already in \(column.name)") }
       return try await change(
+        waitsForSave,
         .moveCard(id: id, toColumnID: column.id, at: now()), "moved #\(id) to \(column.name)")
-    case .edit(let id, let edit):
+    case .edit(let id, let edits):
       _ = try card(id)
-      return try await change(.editCard(id: id, edit, at: now()), "updated #\(id)")
+      guard !edits.isEmpty else { return .info("#\(id) is unchanged") }
+      return try await change(waitsForSave, .editCard(id: id, edits, at: now()), "updated #\(id)")
     case .delete(let id):
       let card = try card(id)
-      return try await change(.deleteCard(id: id), "deleted #\(id) \"\(card.title)\"")
+      return try await change(waitsForSave, .deleteCard(id: id), "deleted #\(id) \"\(card.title)\"")
     case .show(let id):
       return .info(BoardText.detail(of: try card(id), on: board))
     case .list(let columnName):
       let columns = try columnName.map { [try column(named: $0)] } ?? Array(board.columns)
       return .info(BoardText.list(columns, on: board))
     case .search(let text):
-      let hits = await queries.search(text, in: board.cards)
+      let hits = await search(text)
       return .info(BoardText.searchResults(hits, for: text, on: board))
     case .stats:
       return .info(BoardText.stats(await queries.stats(of: board.cards, columns: board.columns)))
     case .addColumn(let name):
       guard board.column(named: name) == nil else { throw CommandError.columnExists(name) }
       return try await change(
+        waitsForSave,
         .addColumn(id: board.nextColumnID, name: name), "added column \(name)")
     case .renameColumn(let from, let to):
       let column = try column(named: from)
       guard board.column(named: to) == nil else { throw CommandError.columnExists(to) }
       return try await change(
+        waitsForSave,
         .renameColumn(id: column.id, name: to), "renamed column \(column.name) to \(to)")
     case .deleteColumn(let name):
       let column = try column(named: name)
       let count = board.cards(in: column).count
       guard count == 0 else { throw CommandError.columnNotEmpty(column.name, cards: count) }
-      return try await change(.deleteColumn(id: column.id), "deleted column \(column.name)")
+      return try await change(
+        waitsForSave, .deleteColumn(id: column.id), "deleted column \(column.name)")
     case .undo:
       guard board.undoHistory.canUndo else { return .info("nothing to undo") }
-      return try await change(.undo, "undone")
+      return try await change(waitsForSave, .undo, "undone")
     case .redo:
       guard board.undoHistory.canRedo else { return .info("nothing to redo") }
-      return try await change(.redo, "redone")
+      return try await change(waitsForSave, .redo, "redone")
     case .help:
       return .info(Command.usage)
     case .quit:
@@ -104,15 +123,24 @@ final class BoardSession {
 
   /// Dispatches a change and waits until it is saved: "saved" is a promise that a crash
   /// (even `kill -9`) keeps.
-  private func change(_ action: BoardAction, _ done: String) async throws -> Reply {
+  private func change(_ waitsForSave: Bool, _ action: BoardAction, _ done: String) async throws
+    -> Reply
+  {
     let (_, outcome) = await store.dispatchWithOutcome(action)
     guard outcome.isReduced else { return .error("\(done): not done: \(outcome)") }
+    guard waitsForSave else { return .info(done) }
     do {
       try await persistence.flush()
       return .info("\(done) (saved)")
     } catch {
       return .error("\(done), but not saved yet: \(error) (it will be retried)")
     }
+  }
+
+  /// The cards whose title, notes or tags contain `text`, served from the query cache while
+  /// fresh.
+  func search(_ text: String) async -> [Card] {
+    await queries.search(text, in: board.cards)
   }
 
   /// Follows a deep link (`card/42`), checked whole before anything is shown.
@@ -138,7 +166,7 @@ final class BoardSession {
 }
 
 /// What a command printed: its lines, and whether it failed.
-struct Reply: Equatable {
+struct Reply: Equatable, Sendable {
   var text: String
   var isError: Bool
 

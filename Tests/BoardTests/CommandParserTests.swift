@@ -24,9 +24,9 @@ import Testing
     #expect(try CommandParser.parse("move 3 Done") == .move(card: 3, column: "Done"))
     #expect(try CommandParser.parse("move #3 Done") == .move(card: 3, column: "Done"))
     #expect(
-      try CommandParser.parse("tag 2 Docs urgent") == .edit(card: 2, .tags(["docs", "urgent"])))
-    #expect(try CommandParser.parse("tag 2") == .edit(card: 2, .tags([])))
-    #expect(try CommandParser.parse("due 2 none") == .edit(card: 2, .due(nil)))
+      try CommandParser.parse("tag 2 Docs urgent") == .edit(card: 2, [.tags(["docs", "urgent"])]))
+    #expect(try CommandParser.parse("tag 2") == .edit(card: 2, [.tags([])]))
+    #expect(try CommandParser.parse("due 2 none") == .edit(card: 2, [.due(nil)]))
     #expect(try CommandParser.parse("list") == .list(column: nil))
     #expect(try CommandParser.parse("search docs") == .search("docs"))
     #expect(

@@ -4,7 +4,8 @@ import Foundation
 enum Command: Equatable {
   case add(column: String, title: String)
   case move(card: Int, column: String)
-  case edit(card: Int, CardEdit)
+  /// Changes one or more of a card's fields (the form saves them as one change).
+  case edit(card: Int, [CardEdit])
   case delete(card: Int)
   case show(card: Int)
   case list(column: String?)

@@ -10,6 +10,7 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
   case badDate(String)
   case unterminatedQuote
   case badLink(String)
+  case emptyTitle
 
   var description: String {
     switch self {
@@ -31,6 +32,8 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
       "'\(text)' is not a date: use YYYY-MM-DD, or none"
     case .unterminatedQuote:
       "a quote is not closed"
+    case .emptyTitle:
+      "a card needs a title"
     case .badLink(let text):
       "'\(text)' is not a link to a card: use card/ID, as in card/42"
     }

@@ -32,17 +32,17 @@ enum CommandParser {
       return .move(card: try card(usage), column: try required(rest(from: 1), usage))
     case "title", "edit":
       let usage = "title CARD TITLE"
-      return .edit(card: try card(usage), .title(try required(rest(from: 1), usage)))
+      return .edit(card: try card(usage), [.title(try required(rest(from: 1), usage))])
     case "note", "notes":
-      return .edit(card: try card("note CARD TEXT"), .notes(rest(from: 1) ?? ""))
+      return .edit(card: try card("note CARD TEXT"), [.notes(rest(from: 1) ?? "")])
     case "tag", "tags":
       let tags = arguments.dropFirst().map { $0.lowercased() }
-      return .edit(card: try card("tag CARD TAG..."), .tags(Array(tags)))
+      return .edit(card: try card("tag CARD TAG..."), [.tags(Array(tags))])
     case "due":
       let usage = "due CARD YYYY-MM-DD|none"
       let id = try card(usage)
       let text = try required(arguments.dropFirst().first, usage)
-      return .edit(card: id, .due(try date(text)))
+      return .edit(card: id, [.due(try date(text))])
     case "delete", "rm":
       return .delete(card: try card("delete CARD"))
     case "show", "open":

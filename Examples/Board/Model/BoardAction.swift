@@ -5,7 +5,8 @@ import ReduxKit
 /// pure and tests choose the time.
 enum BoardAction: ReduxAction {
   case addCard(id: Int, columnID: Int, title: String, at: Date)
-  case editCard(id: Int, CardEdit, at: Date)
+  /// Changes a card's fields at once: one step to undo.
+  case editCard(id: Int, [CardEdit], at: Date)
   case moveCard(id: Int, toColumnID: Int, at: Date)
   case deleteCard(id: Int)
   case addColumn(id: Int, name: String)

@@ -8,13 +8,15 @@ let boardReducer = AnyReducer<BoardState, BoardAction>(id: "board") { context in
   case .addCard(let id, let columnID, let title, let now):
     guard state.columns[columnID] != nil else { return }
     state.cards[id] = Card(id: id, columnID: columnID, title: title, createdAt: now, updatedAt: now)
-  case .editCard(let id, let edit, let now):
+  case .editCard(let id, let edits, let now):
     state.cards.modify(id) { card in
-      switch edit {
-      case .title(let title): card.title = title
-      case .notes(let notes): card.notes = notes
-      case .tags(let tags): card.tags = tags
-      case .due(let due): card.due = due
+      for edit in edits {
+        switch edit {
+        case .title(let title): card.title = title
+        case .notes(let notes): card.notes = notes
+        case .tags(let tags): card.tags = tags
+        case .due(let due): card.due = due
+        }
       }
       card.updatedAt = now
     }

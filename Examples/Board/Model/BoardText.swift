@@ -48,11 +48,11 @@ enum BoardText {
     return (["cards per column:"] + columns + ["cards per tag:"] + tags).joined(separator: "\n")
   }
 
-  static func day(_ date: Date) -> String {
+  nonisolated static func day(_ date: Date) -> String {
     date.formatted(.iso8601.year().month().day())
   }
 
-  static func time(_ date: Date) -> String {
+  nonisolated static func time(_ date: Date) -> String {
     date.formatted(.iso8601)
   }
 }

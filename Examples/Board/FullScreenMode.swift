@@ -1,0 +1,60 @@
+import Observation
+import ReduxKit
+import TerminalIO
+
+/// The full-screen board: keys go to the top screen, and a frame is drawn whenever state the
+/// last frame read changes (Observation): a key, a search result arriving, a flush finishing.
+/// Waiting for a key suspends; it never blocks the main actor, where the store and the
+/// persistence timers run.
+@MainActor
+enum FullScreenMode {
+  private enum Input: Sendable {
+    case event(TerminalEvent)
+    case redraw
+  }
+
+  /// Runs until `q`, Ctrl-C, or the end of `events`.
+  ///
+  /// - Parameters:
+  ///   - events: Keys and resizes.
+  ///   - size: The terminal's size at start.
+  ///   - write: Where the frames' bytes go.
+  static func run<Events: AsyncSequence<TerminalEvent, Never> & Sendable>(
+    _ navigation: BoardNavigation, session: BoardSession, events: Events, size: TerminalSize,
+    write: (String) -> Void
+  ) async {
+    let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+    let forward = Task {
+      for await event in events { continuation.yield(.event(event)) }
+      continuation.finish()
+    }
+    defer { forward.cancel() }
+    var renderer = ScreenRenderer(size: size)
+    func draw() {
+      let frame = withObservationTracking {
+        BoardFrame.frame(
+          of: navigation.top, root: navigation.root.state, session: session,
+          size: renderer.size)
+      } onChange: {
+        continuation.yield(.redraw)
+      }
+      let output = renderer.render(frame)
+      if !output.isEmpty { write(output) }
+    }
+    draw()
+    for await input in inputs {
+      switch input {
+      case .redraw:
+        break
+      case .event(.resize(let size)):
+        renderer.size = size
+      case .event(.key(.interrupt)), .event(.key(.endOfInput)):
+        return
+      case .event(.key(let key)):
+        await navigation.handle(key)
+        if navigation.wantsToQuit { return }
+      }
+      draw()
+    }
+  }
+}

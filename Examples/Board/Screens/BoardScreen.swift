@@ -1,0 +1,134 @@
+import Observation
+import ReduxKit
+import TerminalIO
+
+/// The board screen, the root: columns side by side, a selected card, and the keys that
+/// change the board or open the other screens.
+struct BoardScreen: FeatureReducer {
+  @Observable
+  final class State: NavigatableState {
+    typealias R = BoardScreen
+    /// The selected column, as an index into the board's columns.
+    var column = 0
+    /// The selected card, as an index into the selected column's cards.
+    var row = 0
+    /// A question the next key answers.
+    var prompt: Prompt?
+    /// Set by `q`: the full screen ends after this key.
+    var wantsToQuit = false
+    var detail: CardDetailScreen.State?
+    var form: CardFormScreen.State?
+    var search: SearchScreen.State?
+    var help: HelpScreen.State?
+  }
+
+  /// A question about the selected card.
+  enum Prompt: Equatable {
+    case confirmDelete(card: Int)
+    case moveCard(card: Int)
+  }
+
+  enum Action: Sendable {
+    case key(Key)
+  }
+
+  let session: BoardSession
+
+  func reduce(into state: State, action: Action) -> Procedure<Action, State> {
+    guard case .key(let key) = action else { return .none }
+    if let prompt = state.prompt {
+      state.prompt = nil
+      return answer(prompt, with: key)
+    }
+    let selection = BoardSelection(state, on: session.board)
+    switch key {
+    case .left, .character("h"):
+      state.column = max(selection.column - 1, 0)
+    case .right, .character("l"):
+      state.column = min(selection.column + 1, max(session.board.columns.count - 1, 0))
+    case .up, .character("k"):
+      state.row = max(selection.row - 1, 0)
+    case .down, .character("j"):
+      state.row = min(selection.row + 1, max(selection.cards.count - 1, 0))
+    case .character("n"):
+      guard let column = selection.columnName else { return .none }
+      state.form = CardFormScreen.State(newCardIn: column)
+      route(childState: \.form, to: { _ in nil }, reducer: form, routeStyle: .present, with: state)
+    case .enter:
+      guard let card = selection.card else { return .none }
+      state.detail = CardDetailScreen.State(cardID: card.id)
+      route(childState: \.detail, to: { _ in nil }, reducer: detail, with: state)
+    case .character("e"):
+      guard let card = selection.card else { return .none }
+      state.form = CardFormScreen.State(editing: card)
+      route(childState: \.form, to: { _ in nil }, reducer: form, routeStyle: .present, with: state)
+    case .character("m"):
+      if let card = selection.card { state.prompt = .moveCard(card: card.id) }
+    case .character("d"):
+      if let card = selection.card { state.prompt = .confirmDelete(card: card.id) }
+    case .character("/"):
+      state.search = SearchScreen.State()
+      route(childState: \.search, to: { _ in nil }, reducer: search, with: state)
+    case .character("u"):
+      return run(.undo)
+    case .character("r"):
+      return run(.redo)
+    case .character("?"):
+      state.help = HelpScreen.State()
+      route(
+        childState: \.help, to: { _ in nil }, reducer: HelpScreen(), routeStyle: .present,
+        with: state)
+    case .character("q"):
+      state.wantsToQuit = true
+    default:
+      break
+    }
+    return .none
+  }
+
+  @MainActor
+  private func answer(_ prompt: Prompt, with key: Key) -> Procedure<Action, State> {
+    switch (prompt, key) {
+    case (.confirmDelete(let card), .character("y")):
+      return run(.delete(card: card))
+    case (.moveCard(let card), .character(let digit)):
+      guard let number = digit.wholeNumberValue, number >= 1,
+        number <= session.board.columns.count
+      else { return .none }
+      let column = Array(session.board.columns)[number - 1]
+      return run(.move(card: card, column: column.name))
+    default:
+      return .none  // any other key cancels
+    }
+  }
+
+  @MainActor
+  private func run(_ command: Command) -> Procedure<Action, State> {
+    .run { _ in await session.run(command, waitsForSave: false) }
+  }
+
+  @MainActor var detail: CardDetailScreen { CardDetailScreen(session: session) }
+  @MainActor var form: CardFormScreen { CardFormScreen(session: session) }
+  @MainActor var search: SearchScreen { SearchScreen(session: session) }
+}
+
+/// The selected column and card, clamped to the board as it is now (a card may have moved or
+/// gone since the selection was made).
+@MainActor
+struct BoardSelection {
+  let column: Int
+  let row: Int
+  let columnName: String?
+  let cards: [Card]
+
+  init(_ state: BoardScreen.State, on board: ReadOnlyView<BoardState>) {
+    let columns = Array(board.columns)
+    column = min(state.column, max(columns.count - 1, 0))
+    let selected = columns.isEmpty ? nil : columns[column]
+    columnName = selected?.name
+    cards = selected.map { board.cards(in: $0) } ?? []
+    row = min(state.row, max(cards.count - 1, 0))
+  }
+
+  var card: Card? { cards.isEmpty ? nil : cards[row] }
+}

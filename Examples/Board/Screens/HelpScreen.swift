@@ -1,0 +1,35 @@
+import Observation
+import ReduxKit
+import TerminalIO
+
+/// Every key of every screen; any key closes it.
+struct HelpScreen: FeatureReducer {
+  @Observable
+  final class State: NavigatableState {
+    typealias R = HelpScreen
+  }
+
+  enum Action: Sendable {
+    case key(Key)
+  }
+
+  func reduce(into state: State, action: Action) -> Procedure<Action, State> {
+    dismiss(with: state)
+    return .none
+  }
+
+  /// The keys, as the help screen lists them.
+  nonisolated static let keys: [(key: String, meaning: String)] = [
+    ("←↓↑→ or h j k l", "move the selection"),
+    ("n", "new card in the selected column"),
+    ("Enter", "open the selected card"),
+    ("e", "edit the selected card"),
+    ("m then 1-9", "move the card to column 1-9"),
+    ("d then y", "delete the card"),
+    ("/", "search as you type (Enter opens a result)"),
+    ("u / r", "undo / redo"),
+    ("?", "this help"),
+    ("Esc", "back, or cancel a form"),
+    ("q or Ctrl-C", "quit (everything is saved first)"),
+  ]
+}

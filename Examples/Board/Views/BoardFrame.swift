@@ -1,0 +1,75 @@
+import ReduxKit
+import TerminalIO
+
+/// The whole screen: a title bar, the top screen's body, the status line and the keys of the
+/// top screen. A pure function of the state, so the renderer redraws only what changed.
+@MainActor
+enum BoardFrame {
+  /// The smallest terminal the layout fits in.
+  static let minimumSize = TerminalSize(columns: 30, rows: 8)
+
+  static func frame(
+    of screen: BoardScreenModel, root: BoardScreen.State, session: BoardSession,
+    size: TerminalSize
+  ) -> ScreenFrame {
+    guard size.columns >= minimumSize.columns, size.rows >= minimumSize.rows else {
+      return tooSmall(size)
+    }
+    let width = size.columns
+    let bodyHeight = size.rows - 3
+    var body: [ScreenLine]
+    var cursor: ScreenPosition?
+    let title: String
+    let keys: String
+    switch screen {
+    case .board(let board):
+      title = "Board"
+      body = BoardBody.lines(board.state, on: session.board, width: width, height: bodyHeight)
+      keys =
+        "←↓↑→ select  n new  ⏎ open  e edit  m move  d delete  / search  u undo  r redo  ? help  q quit"
+    case .detail(let detail):
+      title = "Card #\(detail.state.cardID)"
+      body = CardBody.detail(detail.state, on: session.board)
+      keys = "e edit  Esc back"
+    case .form(let form):
+      title = form.state.isNewCard ? "New card" : "Edit card"
+      (body, cursor) = CardBody.form(form.state, width: width)
+      keys = "Tab next field  ⏎ save  Esc cancel"
+    case .search(let search):
+      title = "Search"
+      (body, cursor) = SearchBody.lines(search.state, on: session.board, height: bodyHeight)
+      keys = "type to search  ↑↓ select  ⏎ open  Esc back"
+    case .help:
+      title = "Help"
+      body = HelpScreen.keys.map {
+        ScreenLine("  " + DisplayWidth.fit($0.key, toWidth: 18) + $0.meaning)
+      }
+      keys = "any key closes"
+    }
+    body = Array(body.prefix(bodyHeight))
+    body += Array(repeating: ScreenLine(), count: bodyHeight - body.count)
+    let header = ScreenLine(" ReduxKit board · \(title)", style: .bold).padded(
+      toWidth: width, style: .inverse)
+    let status = StatusLine.line(root: root, screen: screen, session: session, width: width)
+    let footer = ScreenLine(" " + keys, style: .dim)
+    return ScreenFrame(
+      lines: [header] + body + [status, footer],
+      cursor: cursor.map { ScreenPosition(row: $0.row + 1, column: $0.column) })
+  }
+
+  private static func tooSmall(_ size: TerminalSize) -> ScreenFrame {
+    let minimum = minimumSize
+    let lines: [ScreenLine] = [
+      ScreenLine("board needs \(minimum.columns)x\(minimum.rows)", style: .bold),
+      ScreenLine("this terminal: \(size)"),
+      ScreenLine("widen it, or q"),
+    ]
+    return ScreenFrame(lines: Array(lines.prefix(max(size.rows, 1))))
+  }
+}
+
+extension CardFormScreen.State {
+  var isNewCard: Bool {
+    if case .newCard = purpose { true } else { false }
+  }
+}

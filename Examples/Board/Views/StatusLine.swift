@@ -1,0 +1,51 @@
+import ReduxKit
+import TerminalIO
+
+/// The line above the keys: on the left the question being asked or what the last command
+/// did (a refusal or failure in words), on the right whether everything is saved.
+@MainActor
+enum StatusLine {
+  static func line(
+    root: BoardScreen.State, screen: BoardScreenModel, session: BoardSession, width: Int
+  ) -> ScreenLine {
+    let (message, isProblem) = message(root: root, screen: screen, session: session)
+    let saving = persistence(session.persistence.status)
+    let room = max(width - DisplayWidth.columns(of: saving.text) - 2, 0)
+    var line = ScreenLine(
+      " " + DisplayWidth.fit(message, toWidth: room) + " ", style: isProblem ? .bold : [])
+    line.append(saving.text, style: saving.isProblem ? [.bold, .inverse] : .dim)
+    return line
+  }
+
+  private static func message(
+    root: BoardScreen.State, screen: BoardScreenModel, session: BoardSession
+  ) -> (String, isProblem: Bool) {
+    if case .board = screen, let prompt = root.prompt {
+      switch prompt {
+      case .confirmDelete(let id):
+        let title = session.board.cards[id]?.title ?? "?"
+        return ("delete #\(id) \"\(title)\"? y deletes, any other key keeps it", false)
+      case .moveCard(let id):
+        let columns = session.board.columns.enumerated().map {
+          "\($0.offset + 1) \($0.element.name)"
+        }
+        return ("move #\(id) to: \(columns.joined(separator: "  ")) (other key: cancel)", false)
+      }
+    }
+    if case .form(let form) = screen, let error = form.state.error { return (error, true) }
+    guard let reply = session.lastReply else { return ("", false) }
+    return (reply.text, reply.isError)
+  }
+
+  /// Pending writes, the last flush, the last error.
+  static func persistence(_ status: PersistenceStatus) -> (text: String, isProblem: Bool) {
+    if let error = status.lastError {
+      return ("not saved (\(status.pendingCount) pending, retrying): \(error)", true)
+    }
+    if status.pendingCount > 0 || status.isFlushing {
+      return ("saving \(status.pendingCount) change(s)…", false)
+    }
+    guard let flush = status.lastFlush else { return ("saved", false) }
+    return ("saved (flush #\(flush.number))", false)
+  }
+}
