@@ -84,7 +84,7 @@ import Testing
   @Test func theEditFormSavesEveryFieldAsOneUndoStepAndRefusesABadDate() async throws {
     await addCard("Write docs")
     await press(.character("e"))
-    guard case .form = navigation.top else { Issue.record("no form: \(navigation.top)"); return }
+    #expect(navigation.top.isForm)
     await press(.tab)
     await type("for 1.0")
     await press(.tab)
@@ -96,7 +96,7 @@ import Testing
     for _ in 0..<2 { await press(.backspace) }
     await type("28")
     await press(.enter)
-    guard case .board = navigation.top else { Issue.record("form still open"); return }
+    #expect(navigation.top.isBoard)
     let card = try #require(session.board.cards[1])
     #expect(card.notes == "for 1.0" && card.tags == ["docs", "urgent"])
     #expect(card.due.map(BoardText.day) == "2026-02-28")
@@ -109,7 +109,7 @@ import Testing
     await press(.character("n"), .enter)
     #expect(screen().contains("  a card needs a title"))
     await press(.escape)
-    guard case .board = navigation.top else { Issue.record("form still open"); return }
+    #expect(navigation.top.isBoard)
     #expect(session.board.cards.isEmpty)
   }
 
@@ -117,7 +117,7 @@ import Testing
     await addCard("Write docs")
     await addCard("Fix bug")
     await press(.character("/"))
-    guard case .search(let search) = navigation.top else { Issue.record("no search"); return }
+    let search = try #require(navigation.top.search)
     await type("doc")
     #expect(search.state.query == "doc")
     #expect(search.state.searchedQuery == nil)  // held: typing has not paused
@@ -129,18 +129,18 @@ import Testing
     #expect(screen()[5] == "  #1 Write docs (Todo)")
 
     await press(.enter)
-    guard case .detail(let detail) = navigation.top else { Issue.record("no detail"); return }
+    let detail = try #require(navigation.top.detail)
     #expect(detail.state.cardID == 1)
     await press(.escape, .escape)
-    guard case .board = navigation.top else { Issue.record("not back on the board"); return }
+    #expect(navigation.top.isBoard)
   }
 
   @Test func aDeepLinkOpensTheCardOnlyIfItExists() async throws {
     await addCard("Write docs")
     #expect(throws: CommandError.noSuchCard(7)) { try navigation.open(DeepLink("card/7")) }
-    guard case .board = navigation.top else { Issue.record("a bad link changed the screen"); return }
+    #expect(navigation.top.isBoard)
     try navigation.open(DeepLink("card/1"))
-    guard case .detail(let detail) = navigation.top else { Issue.record("no detail"); return }
+    let detail = try #require(navigation.top.detail)
     #expect(detail.state.cardID == 1)
     #expect(screen()[2] == "  #1 Write docs")
   }
@@ -172,5 +172,16 @@ import Testing
     #expect(output.contains("Ship it"))
     // NB: a resize erases the screen and draws every row again.
     #expect(output.components(separatedBy: "\u{1B}[2J").count == 3)
+  }
+}
+
+extension BoardScreenModel {
+  var isBoard: Bool { if case .board = self { true } else { false } }
+  var isForm: Bool { if case .form = self { true } else { false } }
+  var search: ViewModelOf<SearchScreen>? {
+    if case .search(let model) = self { model } else { nil }
+  }
+  var detail: ViewModelOf<CardDetailScreen>? {
+    if case .detail(let model) = self { model } else { nil }
   }
 }

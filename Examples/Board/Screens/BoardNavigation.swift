@@ -63,7 +63,7 @@ final class BoardNavigation {
     try navigator.open([RouteRecord(CardDetailScreen.State.self)])
   }
 
-  /// Every screen and the routes a deep link may take.
+  /// Every screen, and the route a deep link takes (`card/42`: the board, then a card).
   private static func flow(session: BoardSession) -> NavigationFlow<BoardScreenModel> {
     NavigationFlow<BoardScreenModel>(stateTypeList: [
       BoardScreen.State.self, CardFormScreen.State.self, SearchScreen.State.self,
@@ -79,16 +79,8 @@ final class BoardNavigation {
       }
     }
     .registering(
-      \BoardScreen.State.detail, event: { _ in nil }, reducer: CardDetailScreen(session: session)
-    ) {
+      \BoardScreen.State.detail, event: { _ in nil }, reducer: CardDetailScreen(session: session),
       // NB: `open(_:)` sets the card's state before following the link: this is not reached.
-      CardDetailScreen.State(cardID: 0)
-    }
-    .registering(
-      \SearchScreen.State.detail, event: { _ in nil }, reducer: CardDetailScreen(session: session)
-    ) { CardDetailScreen.State(cardID: 0) }
-    .registering(
-      \CardDetailScreen.State.form, event: { _ in nil }, reducer: CardFormScreen(session: session)
-    ) { CardFormScreen.State(newCardIn: "") }
+      makeState: { CardDetailScreen.State(cardID: 0) })
   }
 }
