@@ -53,6 +53,20 @@ done
 
 run_tests "ReduxKit (root)" --package-path "$root"
 
+# The board end to end in a real terminal (tmux), as a person uses it.
+echo "==> board: end to end through tmux"
+set +e
+Scripts/board-e2e.sh "$root/.build/debug/board" | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+passed=$((passed + $(grep -c '^PASS ' "$log" || true)))
+failed=$((failed + $(grep -c '^FAIL ' "$log" || true)))
+if [ "$status" -ne 0 ]; then
+  echo "==> board: end to end failed (exit $status)"
+  [ "$failed" -gt 0 ] || failed=1
+  finish 1
+fi
+
 # The same suites under ThreadSanitizer and AddressSanitizer/LeakSanitizer (not counted twice:
 # a sanitizer's report, or a planted fault it misses, counts as one failure).
 if ! Scripts/sanitize.sh; then

@@ -52,7 +52,9 @@ import Testing
     #expect(screen()[3...4] == [" #1 Write docs", " #2 Fix bug"])
     #expect(screen()[18].hasPrefix(#" added #2 "Fix bug" to Todo"#))
 
-    await press(.up, .character("m"))
+    await press(.character("m"))  // the card just added is selected
+    #expect(screen()[18].hasPrefix(" move #2 to:"))
+    await press(.escape, .up, .character("m"))
     #expect(screen()[18].hasPrefix(" move #1 to: 1 Todo  2 Doing  3 Done"))
     await press(.character("3"))
     #expect(session.board.cards[1]?.columnID == 3)

@@ -30,12 +30,21 @@ struct BoardScreen: FeatureReducer {
 
   enum Action: Sendable {
     case key(Key)
+    case form(CardFormScreen.Event)
   }
 
   let session: BoardSession
 
   func reduce(into state: State, action: Action) -> Procedure<Action, State> {
-    guard case .key(let key) = action else { return .none }
+    let key: Key
+    switch action {
+    case .form(.saved):
+      // NB: a new card goes last in its column: select it (the row is clamped to the column).
+      if state.form?.isNewCard == true { state.row = .max }
+      return .none
+    case .key(let pressed):
+      key = pressed
+    }
     if let prompt = state.prompt {
       state.prompt = nil
       return answer(prompt, with: key)
@@ -53,7 +62,7 @@ struct BoardScreen: FeatureReducer {
     case .character("n"):
       guard let column = selection.columnName else { return .none }
       state.form = CardFormScreen.State(newCardIn: column)
-      route(childState: \.form, to: { _ in nil }, reducer: form, routeStyle: .present, with: state)
+      route(childState: \.form, to: Action.form, reducer: form, routeStyle: .present, with: state)
     case .enter:
       guard let card = selection.card else { return .none }
       state.detail = CardDetailScreen.State(cardID: card.id)
@@ -61,7 +70,7 @@ struct BoardScreen: FeatureReducer {
     case .character("e"):
       guard let card = selection.card else { return .none }
       state.form = CardFormScreen.State(editing: card)
-      route(childState: \.form, to: { _ in nil }, reducer: form, routeStyle: .present, with: state)
+      route(childState: \.form, to: Action.form, reducer: form, routeStyle: .present, with: state)
     case .character("m"):
       if let card = selection.card { state.prompt = .moveCard(card: card.id) }
     case .character("d"):

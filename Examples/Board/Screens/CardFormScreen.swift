@@ -22,6 +22,10 @@ struct CardFormScreen: FeatureReducer {
     var focus = 0
     var error: String?
 
+    var isNewCard: Bool {
+      if case .newCard = purpose { true } else { false }
+    }
+
     init(newCardIn column: String) {
       purpose = .newCard(column: column)
       fields = [Field(.title, text: "")]
@@ -57,11 +61,18 @@ struct CardFormScreen: FeatureReducer {
     case saved
   }
 
+  /// What the form tells the screen that opened it.
+  enum Event {
+    /// The card was saved; the form closes itself.
+    case saved
+  }
+
   let session: BoardSession
 
   func reduce(into state: State, action: Action) -> Procedure<Action, State> {
     switch action {
     case .saved:
+      fireEvent(.saved, with: state)
       dismiss(with: state)
     case .key(let key):
       return type(key, into: state)

@@ -67,9 +67,3 @@ enum BoardFrame {
     return ScreenFrame(lines: Array(lines.prefix(max(size.rows, 1))))
   }
 }
-
-extension CardFormScreen.State {
-  var isNewCard: Bool {
-    if case .newCard = purpose { true } else { false }
-  }
-}

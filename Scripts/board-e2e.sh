@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The board as a person uses it: `board` full screen in a detached tmux session on a temp
+# database, keys sent with send-keys, the screen read with capture-pane. Scenarios: a scripted
+# session (add three cards, move one, search, undo, quit) then a restart that shows the cards;
+# kill -9 right after the status line says a change is saved, then a restart that shows it; a
+# terminal too narrow for the layout, then wide again. Each step waits for what a person would
+# see (up to 20 s), never a fixed sleep.
+#
+# Usage: Scripts/board-e2e.sh [BOARD_BINARY]   (default: .build/debug/board, built if missing)
+# Prints one line per scenario ("PASS name" / "FAIL name") and ends with "N passed, N failed".
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+board=${1:-$(pwd)/.build/debug/board}
+if [ ! -x "$board" ]; then swift build --product board >/dev/null || exit 1; fi
+command -v tmux >/dev/null || { echo "board-e2e: tmux is not installed"; exit 1; }
+
+work=$(mktemp -d)
+socket="$work/tmux.sock"
+db="$work/board.sqlite"
+passed=0
+failed=0
+tm() { tmux -S "$socket" "$@"; }
+cleanup() {
+  tm kill-server 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Starts the board in a fresh 100x30 session named "board".
+start() {
+  tm kill-session -t board 2>/dev/null
+  tm new-session -d -s board -x 100 -y 30 \
+    "$board --db '$db' --log '$work/board.log'; echo \"exit status \$?\"; sleep 600"
+  wait_for "ReduxKit board · Board"
+}
+
+screen() { tm capture-pane -p -t board; }
+
+# Waits until the screen shows the fixed string $1 (on a line matching $2 if given).
+wait_for() {
+  local deadline=$((SECONDS + 20))
+  while [ $SECONDS -lt $deadline ]; do
+    if screen | grep -F -- "$1" | grep -q -E -- "${2:-.}"; then return 0; fi
+    sleep 0.05
+  done
+  echo "board-e2e: timed out waiting for '$1'; the screen shows:"
+  screen | sed 's/^/  | /'
+  return 1
+}
+
+keys() { tm send-keys -t board "$@"; }
+type_text() { tm send-keys -t board -l -- "$1"; }
+
+add_card() {
+  keys n
+  wait_for "New card"
+  type_text "$1"
+  wait_for "Title:  $1"
+  keys Enter
+  wait_for "added #$2 \"$1\""
+}
+
+scenario() {
+  local name=$1; shift
+  if "$@"; then
+    echo "PASS $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name"
+    failed=$((failed + 1))
+  fi
+}
+
+scripted_session() {
+  start || return 1
+  add_card "Write docs" 1 || return 1
+  add_card "Fix bug" 2 || return 1
+  add_card "Review docs" 3 || return 1
+  # Move the selected card (the last one added) to Done.
+  keys m
+  wait_for "move #3 to: 1 Todo  2 Doing  3 Done" || return 1
+  keys 3
+  wait_for "moved #3 to Done" || return 1
+  wait_for "Done (1)" || return 1
+  # Search while typing: the results come once typing pauses.
+  keys /
+  wait_for "ReduxKit board · Search" || return 1
+  type_text "docs"
+  wait_for "2 card(s) match 'docs'" || return 1
+  wait_for "#1 Write docs (Todo)" || return 1
+  wait_for "#3 Review docs (Done)" || return 1
+  keys Escape
+  wait_for "ReduxKit board · Board" || return 1
+  # Undo the move: the card is back in Todo.
+  keys u
+  wait_for "undone" || return 1
+  wait_for "Todo (3)" || return 1
+  wait_for "saved (flush" || return 1
+  keys q
+  wait_for "exit status 0" || return 1
+  # Started again, the board shows what was saved.
+  start || return 1
+  wait_for "Todo (3)" || return 1
+  wait_for "#3 Review docs" || return 1
+  keys q
+  wait_for "exit status 0"
+}
+
+killed_after_save() {
+  start || return 1
+  add_card "Survive kill -9" 4 || return 1
+  # The status line says the change is saved: a kill -9 now must not lose it.
+  wait_for "saved (flush" || return 1
+  screen | grep -q "saving" && { echo "board-e2e: still saving"; return 1; }
+  pkill -9 -f -- "--db $db" || return 1
+  wait_for "exit status 137" || return 1
+  start || return 1
+  wait_for "#4 Survive kill -9" || return 1
+  keys q
+  wait_for "exit status 0"
+}
+
+narrow_terminal() {
+  start || return 1
+  tm resize-window -t board -x 24 -y 6
+  wait_for "board needs 30x8" || return 1
+  wait_for "this terminal: 24x6" || return 1
+  tm resize-window -t board -x 44 -y 20
+  wait_for "◀ Todo (4) 1/3 ▶" || return 1
+  keys l
+  wait_for "◀ Doing (0) 2/3 ▶" || return 1
+  keys q
+  wait_for "exit status 0"
+}
+
+scenario "scripted session, then a restart shows the cards" scripted_session
+scenario "kill -9 after a save is shown loses nothing" killed_after_save
+scenario "a terminal narrower than the layout, then wide again" narrow_terminal
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
