@@ -1,10 +1,12 @@
+import TerminalIO
+
 /// `swift run inbox [COMMAND ...]`: a three-screen navigation flow (inbox → message → reply) in
 /// the terminal. With arguments it runs them as a script; without, it reads commands from
-/// standard input.
+/// standard input until `quit`.
 @main
 struct InboxApp {
   @MainActor
-  static func main() {
+  static func main() async {
     let demo = InboxDemo()
     print(demo.render())
     let script = CommandLine.arguments.dropFirst()
@@ -15,8 +17,15 @@ struct InboxApp {
       return
     }
     print(InboxDemo.help)
-    while let command = readLine(), command != "quit" {
-      print(demo.run(command))
+    // NB: an async reader, not a blocking `readLine()`: the main actor, where the view models'
+    // procedures run, keeps running while it waits for a line.
+    let prompt = Terminal.isInputTerminal ? "inbox> " : nil
+    if let prompt { Terminal.write(prompt) }
+    for await command in LineReader.standardInput.lines {
+      if command.trimmingPrefix(" ") == "quit" { break }
+      let output = demo.run(command)
+      if !output.isEmpty { print(output) }
+      if let prompt { Terminal.write(prompt) }
     }
   }
 }

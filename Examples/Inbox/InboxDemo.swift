@@ -2,11 +2,12 @@ import ReduxKit
 
 /// The inbox as a terminal renders it: commands in, screens out.
 ///
-/// Commands: `open N`, `reply`, `type TEXT`, `send`, `cancel`, `back`, `home`, `stack`, `help`.
+/// Commands: `open N`, `reply`, `type TEXT`, `send`, `cancel`, `back`, `home`, `stack`, `help`,
+/// `quit`.
 @MainActor
 final class InboxDemo {
   static let help =
-    "commands: open N | reply | type TEXT | send | cancel | back | home | stack | help"
+    "commands: open N | reply | type TEXT | send | cancel | back | home | stack | help | quit"
 
   let inbox = ViewModelOf<Inbox>(initialState: Inbox.State(), reducer: Inbox())
   let navigator: Navigator<String>
@@ -45,7 +46,9 @@ final class InboxDemo {
     case ("home", nil): navigator.popToRoot()
     case ("stack", nil):
       return navigator.routeStack.map { "\($0.style) \($0.state)" }.joined(separator: "\n")
-    default: return Self.help
+    case ("help", nil): return Self.help
+    case ("", _): return ""
+    default: return "unknown command '\(command)' (\(Self.help))"
     }
     return render()
   }

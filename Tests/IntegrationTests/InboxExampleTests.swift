@@ -20,4 +20,11 @@ import Testing
     #expect(demo.inbox.state.message == nil)
     #expect(demo.run("open 9").contains("! no message 9"))
   }
+
+  @Test func anUnknownCommandIsNamedAndHelpListsQuit() {
+    let demo = InboxDemo()
+    #expect(demo.run("opne 2") == "unknown command 'opne 2' (\(InboxDemo.help))")
+    #expect(demo.run("help").hasSuffix("| help | quit"))
+    #expect(demo.run("") == "")
+  }
 }

@@ -17,9 +17,10 @@ import class Foundation.JSONDecoder
 /// Rows keep the order of the store: ``SQLiteDatabase/load(_:)`` returns a store equal to the
 /// one saved through `StateWriter(keyPath:table:database:)`. The order a
 /// store gets from inserting (at the end), changing in place, deleting, and inserting again
-/// after a deletion (at the end: in memory and in the table alike) is stored. `sort(by:)` and
-/// `restore(from:)` reorder entities without moving them to the end: the table does not follow
-/// those moves (the entities are all there, the order differs), so sort again after loading.
+/// after a deletion (at the end: in memory and in the table alike) is stored, and so is the order
+/// `restore(from:)` gives (it records each entity it moves as deleted and inserted again).
+/// `sort(by:)` reorders entities without moving them to the end: the table does not follow that
+/// (the entities are all there, the order differs), so sort again after loading.
 /// A writer made from ``SQLiteDatabase/persist(to:)`` alone keeps rows in first-written order.
 public struct EntityTable<Entity: Codable & Identifiable & Equatable & Sendable>: Sendable
 where Entity.ID: DatabaseValueConvertible & Sendable {
