@@ -2,7 +2,8 @@
 # The board as a person uses it: `board` full screen in a detached tmux session on a temp
 # database, keys sent with send-keys, the screen read with capture-pane. Scenarios: a scripted
 # session (add three cards, move one, search, undo, quit) then a restart that shows the cards;
-# kill -9 right after the status line says a change is saved, then a restart that shows it; a
+# kill -9 right after the status line says a change is saved, then a restart that shows it;
+# SIGTERM right after a change (before its debounced save), then a restart that shows it; a
 # terminal too narrow for the layout, then wide again. Each step waits for what a person would
 # see (up to 20 s), never a fixed sleep.
 #
@@ -121,13 +122,25 @@ killed_after_save() {
   wait_for "exit status 0"
 }
 
+terminated_before_the_debounce() {
+  start || return 1
+  add_card "Saved on SIGTERM" 5 || return 1
+  # SIGTERM at once, before the debounced flush: the board saves, restores the terminal, exits.
+  pkill -TERM -f -- "--db $db" || return 1
+  wait_for "exit status 143" || return 1
+  start || return 1
+  wait_for "#5 Saved on SIGTERM" || return 1
+  keys q
+  wait_for "exit status 0"
+}
+
 narrow_terminal() {
   start || return 1
   tm resize-window -t board -x 24 -y 6
   wait_for "board needs 30x8" || return 1
   wait_for "this terminal: 24x6" || return 1
   tm resize-window -t board -x 44 -y 20
-  wait_for "◀ Todo (4) 1/3 ▶" || return 1
+  wait_for "◀ Todo (5) 1/3 ▶" || return 1
   keys l
   wait_for "◀ Doing (0) 2/3 ▶" || return 1
   keys q
@@ -136,6 +149,7 @@ narrow_terminal() {
 
 scenario "scripted session, then a restart shows the cards" scripted_session
 scenario "kill -9 after a save is shown loses nothing" killed_after_save
+scenario "SIGTERM right after a change saves it" terminated_before_the_debounce
 scenario "a terminal narrower than the layout, then wide again" narrow_terminal
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
