@@ -51,14 +51,33 @@ let package = Package(
       name: "TerminalIO",
       path: "Examples/TerminalIO"
     ),
+    // The board's code, apart from its command line: a library so that BoardBenchmarks links
+    // it (`package` access; no product, so the umbrella package does not export it).
+    .target(
+      name: "BoardCore",
+      dependencies: [
+        "ReduxKit", "TerminalIO", .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Examples/BoardCore"
+    ),
     .executableTarget(
       name: "Board",
       dependencies: [
-        "ReduxKit", "TerminalIO",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
+        "BoardCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/Board"
+    ),
+    // Not a package-benchmark suite (those live in Benchmarks/Package.swift): a plain program
+    // timing the board on 10,000 cards against a bare GRDB read, interleaved in one process.
+    // swift run -c release BoardBenchmarks
+    .executableTarget(
+      name: "BoardBenchmarks",
+      dependencies: [
+        "BoardCore", "ReduxKit", "TerminalIO",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Benchmarks/BoardBenchmarks"
     ),
     .testTarget(
       name: "IntegrationTests",
@@ -72,7 +91,7 @@ let package = Package(
     .testTarget(
       name: "BoardTests",
       dependencies: [
-        "Board", "TerminalIO", .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+        "BoardCore", "TerminalIO", .product(name: "ReduxCoreTesting", package: "ReduxCore"),
       ],
       path: "Tests/BoardTests"
     ),

@@ -1,7 +1,6 @@
 import ArgumentParser
+import BoardCore
 import Foundation
-import Logging
-import ReduxKit
 
 /// `swift run board`: a kanban board for the terminal, on every ReduxKit package.
 @main

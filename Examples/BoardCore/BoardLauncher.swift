@@ -12,19 +12,27 @@ import TerminalIO
 /// Opens the board, runs it in the mode the terminal allows, and saves everything on the way
 /// out (quit, end of input, Ctrl-C, SIGTERM).
 @MainActor
-struct BoardLauncher {
+package struct BoardLauncher {
   let databasePath: String
   let logPath: String?
   let deepLink: String?
   /// `--lines`: line mode even on a terminal.
   let forcesLineMode: Bool
 
+  /// The launcher of `board`'s command line: `--db`, `--log`, `--open`, `--lines`.
+  package init(databasePath: String, logPath: String?, deepLink: String?, forcesLineMode: Bool) {
+    self.databasePath = databasePath
+    self.logPath = logPath
+    self.deepLink = deepLink
+    self.forcesLineMode = forcesLineMode
+  }
+
   /// Full screen when both ends are a terminal and line mode was not asked for.
   var isFullScreen: Bool { Terminal.isInteractive && !forcesLineMode }
 
   /// - Returns: The exit status: 0, 1 when a line-mode command failed, 2 when the board could
   ///   not be opened.
-  func launch() async -> Int32 {
+  package func launch() async -> Int32 {
     do {
       try FileManager.default.createDirectory(
         atPath: (databasePath as NSString).deletingLastPathComponent,

@@ -1,13 +1,13 @@
-import Foundation
-import Logging
+package import Foundation
+package import Logging
 import Observation
-import ReduxKit
+package import ReduxKit
 
 /// The board at run time: its store, its database, its query cache; runs commands and says
 /// what happened in words. Both modes (line and full screen) drive the board through it.
 @MainActor
 @Observable
-final class BoardSession {
+package final class BoardSession {
   @ObservationIgnored let store: Store<BoardState, BoardAction>
   @ObservationIgnored let persistence: PersistenceMiddleware<BoardState>
   @ObservationIgnored let queries: BoardQueries
@@ -23,7 +23,7 @@ final class BoardSession {
   ///   - clock: The clock of the query cache's stale times.
   ///   - now: The time put on cards (tests fix it).
   ///   - logger: Where the store's refusals and errors go (a file, never the screen).
-  init(
+  package init(
     state: BoardState, persistence: PersistenceMiddleware<BoardState>,
     clock: any Clock<Duration> = ContinuousClock(),
     now: @escaping @Sendable () -> Date = Date.init, logger: Logger
@@ -38,7 +38,7 @@ final class BoardSession {
       onLog: logger.log)
   }
 
-  var board: ReadOnlyView<BoardState> { store.state }
+  package var board: ReadOnlyView<BoardState> { store.state }
 
   /// Runs `command` and remembers its reply.
   ///
@@ -139,7 +139,7 @@ final class BoardSession {
 
   /// The cards whose title, notes or tags contain `text`, served from the query cache while
   /// fresh.
-  func search(_ text: String) async -> [Card] {
+  package func search(_ text: String) async -> [Card] {
     await queries.search(text, in: board.cards)
   }
 

@@ -1,13 +1,13 @@
 import Observation
 import ReduxKit
-import TerminalIO
+package import TerminalIO
 
 /// The full-screen board: keys go to the top screen, and a frame is drawn whenever state the
 /// last frame read changes (Observation): a key, a search result arriving, a flush finishing.
 /// Waiting for a key suspends; it never blocks the main actor, where the store and the
 /// persistence timers run.
 @MainActor
-enum FullScreenMode {
+package enum FullScreenMode {
   private enum Input: Sendable {
     case event(TerminalEvent)
     case redraw
@@ -32,9 +32,7 @@ enum FullScreenMode {
     var renderer = ScreenRenderer(size: size)
     func draw() {
       let frame = withObservationTracking {
-        BoardFrame.frame(
-          of: navigation.top, root: navigation.root.state, session: session,
-          size: renderer.size)
+        Self.frame(of: navigation, session: session, size: renderer.size)
       } onChange: {
         continuation.yield(.redraw)
       }
@@ -56,5 +54,13 @@ enum FullScreenMode {
       }
       draw()
     }
+  }
+
+  /// The frame `run` draws: the top screen of `navigation`, at `size`.
+  package static func frame(
+    of navigation: BoardNavigation, session: BoardSession, size: TerminalSize
+  ) -> ScreenFrame {
+    BoardFrame.frame(
+      of: navigation.top, root: navigation.root.state, session: session, size: size)
   }
 }

@@ -3,7 +3,7 @@ import Logging
 import ReduxKit
 import Testing
 
-@testable import Board
+@testable import BoardCore
 
 /// The board's commands against an in-memory database, as a person would type them.
 @MainActor

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Board
+@testable import BoardCore
 
 @Suite struct CommandParserTests {
   @Test func wordsSplitAtSpacesAndQuotesKeepThemTogether() throws {

@@ -5,7 +5,7 @@ import ReduxKit
 import TerminalIO
 import Testing
 
-@testable import Board
+@testable import BoardCore
 
 /// The full-screen board driven by keys, as a person would press them, against an in-memory
 /// database; frames read as text.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One thing a person asks the board to do, in line mode or from a full-screen prompt.
-enum Command: Equatable {
+package enum Command: Equatable {
   case add(column: String, title: String)
   case move(card: Int, column: String)
   /// Changes one or more of a card's fields (the form saves them as one change).
@@ -20,7 +20,7 @@ enum Command: Equatable {
   case quit
 
   /// The commands, as `board --help` and `help` list them.
-  static let usage = """
+  package static let usage = """
     Commands (one per line; quote words with spaces, or let the title run to the end of the line):
       add COLUMN TITLE...          add a card:          add Todo "Write docs"
       move CARD COLUMN             move a card:         move 3 Done

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import ReduxKit
 
 /// What can happen to the board. Actions carry the time they were made at, so reducers stay
@@ -18,7 +18,7 @@ enum BoardAction: ReduxAction {
 }
 
 /// One change to a card's fields.
-enum CardEdit: Equatable, Sendable {
+package enum CardEdit: Equatable, Sendable {
   case title(String)
   case notes(String)
   case tags([String])

@@ -1,12 +1,12 @@
 import Foundation
-import Logging
-import ReduxKit
+package import Logging
+package import ReduxKit
 
 /// The board's SQLite file: its tables, its schema steps, and the store's persistence.
 @MainActor
-struct BoardDatabase {
-  nonisolated static let columns = EntityTable<Column>("columns")
-  nonisolated static let cards = EntityTable<Card>("cards")
+package struct BoardDatabase {
+  package nonisolated static let columns = EntityTable<Column>("columns")
+  package nonisolated static let cards = EntityTable<Card>("cards")
 
   nonisolated static let migrations = [
     SQLiteMigration("v1") { db in
@@ -15,8 +15,8 @@ struct BoardDatabase {
     }
   ]
 
-  let database: SQLiteDatabase
-  let persistence: PersistenceMiddleware<BoardState>
+  package let database: SQLiteDatabase
+  package let persistence: PersistenceMiddleware<BoardState>
 
   /// A private in-memory board, for tests.
   static func inMemory(logger: Logger) throws(SQLiteDatabaseError) -> BoardDatabase {
@@ -25,7 +25,7 @@ struct BoardDatabase {
 
   /// Opens (or creates) the board at `path`: checked first, so a file that is not a board's
   /// database is refused untouched.
-  init(path: String, logger: Logger) throws(SQLiteDatabaseError) {
+  package init(path: String, logger: Logger) throws(SQLiteDatabaseError) {
     self.init(database: try SQLiteDatabase(path: path, migrations: Self.migrations), logger: logger)
   }
 
@@ -43,7 +43,7 @@ struct BoardDatabase {
   }
 
   /// The saved board, or the default columns for a new one (saved at the first flush).
-  func load() async throws -> BoardState {
+  package func load() async throws -> BoardState {
     let columns = try await database.load(Self.columns)
     let cards = try await database.load(Self.cards)
     guard columns.isEmpty else { return BoardState(columns: columns, cards: cards) }
@@ -54,7 +54,7 @@ struct BoardDatabase {
 
   /// The default place of the board's file: `$XDG_DATA_HOME/reduxkit-board/board.sqlite`
   /// (`~/.local/share` without XDG_DATA_HOME).
-  nonisolated static func defaultPath() -> String {
+  package nonisolated static func defaultPath() -> String {
     let environment = ProcessInfo.processInfo.environment
     let dataHome =
       environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }

@@ -1,27 +1,27 @@
 import Foundation
 import Observation
-import ReduxKit
+package import ReduxKit
 
 /// Everything the board keeps: its columns and cards, persisted; and what the undo history
 /// restores.
 @MainActor
 @Observable
-final class BoardState: UndoableState {
-  var columns: EntityStore<Column>
-  var cards: EntityStore<Card>
-  var undoHistory = UndoHistory<Snapshot>(capacity: 100)
+package final class BoardState: UndoableState {
+  package var columns: EntityStore<Column>
+  package var cards: EntityStore<Card>
+  package var undoHistory = UndoHistory<Snapshot>(capacity: 100)
 
   /// What undo restores: both stores, copied for free (copy-on-write).
-  struct Snapshot: Sendable {
+  package struct Snapshot: Sendable {
     let columns: EntityStore<Column>
     let cards: EntityStore<Card>
   }
 
-  var undoSnapshot: Snapshot { Snapshot(columns: columns, cards: cards) }
+  package var undoSnapshot: Snapshot { Snapshot(columns: columns, cards: cards) }
 
   /// Restores through `restore(from:)`, which records the difference as changes: the undo is
   /// saved and observed like any edit.
-  func restoreUndoSnapshot(_ snapshot: Snapshot) {
+  package func restoreUndoSnapshot(_ snapshot: Snapshot) {
     columns.restore(from: snapshot.columns)
     cards.restore(from: snapshot.cards)
   }

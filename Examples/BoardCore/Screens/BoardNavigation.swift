@@ -1,6 +1,6 @@
-import Logging
+package import Logging
 import ReduxKit
-import TerminalIO
+package import TerminalIO
 
 /// A screen the full screen shows, with its view model.
 @MainActor
@@ -27,12 +27,14 @@ enum BoardScreenModel {
 /// The full screen's screens: the board at the root, and the screens it routes to through a
 /// `Navigator`, bottom first.
 @MainActor
-final class BoardNavigation {
+package final class BoardNavigation {
   let root: ViewModelOf<BoardScreen>
   let navigator: Navigator<BoardScreenModel>
   private let session: BoardSession
 
-  init(session: BoardSession, clock: some Clock<Duration> = ContinuousClock(), logger: Logger) {
+  package init(
+    session: BoardSession, clock: some Clock<Duration> = ContinuousClock(), logger: Logger
+  ) {
     self.session = session
     root = ViewModelOf<BoardScreen>(
       initialState: BoardScreen.State(), reducer: BoardScreen(session: session), clock: clock,
@@ -46,7 +48,7 @@ final class BoardNavigation {
   }
 
   /// Sends `key` to the top screen and waits for what it started.
-  func handle(_ key: Key) async {
+  package func handle(_ key: Key) async {
     await top.send(key).value
   }
 

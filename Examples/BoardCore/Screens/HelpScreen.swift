@@ -1,25 +1,25 @@
 import Observation
-import ReduxKit
-import TerminalIO
+package import ReduxKit
+package import TerminalIO
 
 /// Every key of every screen; any key closes it.
-struct HelpScreen: FeatureReducer {
+package struct HelpScreen: FeatureReducer {
   @Observable
-  final class State: NavigatableState {
-    typealias R = HelpScreen
+  package final class State: NavigatableState {
+    package typealias R = HelpScreen
   }
 
-  enum Action: Sendable {
+  package enum Action: Sendable {
     case key(Key)
   }
 
-  func reduce(into state: State, action: Action) -> Procedure<Action, State> {
+  package func reduce(into state: State, action: Action) -> Procedure<Action, State> {
     dismiss(with: state)
     return .none
   }
 
   /// The keys, as the help screen lists them.
-  nonisolated static let keys: [(key: String, meaning: String)] = [
+  package nonisolated static let keys: [(key: String, meaning: String)] = [
     ("←↓↑→ or h j k l", "move the selection"),
     ("n", "new card in the selected column"),
     ("Enter", "open the selected card"),

@@ -1,0 +1,311 @@
+import BoardCore
+import Foundation
+import GRDB
+import Logging
+import Observation
+import ReduxKit
+import TerminalIO
+
+/// The board on a large SQLite file, timed in one process: `swift run -c release BoardBenchmarks`
+/// (arguments, all optional: `[cards] [rounds] [moves] [queries]`, default 10000 21 500 15).
+///
+/// - Start-up to first frame: `board`'s start (open the file, hydrate, make the session and the
+///   screens, draw the first 120x40 frame to bytes) against a bare GRDB read of the same rows
+///   (open a `DatabaseQueue`, `SELECT data FROM cards ORDER BY rowid`, JSON-decode each row to
+///   ``Card``, the work hydration does per row), interleaved round by round in an order that
+///   alternates, so that the machine's load affects both alike. A third contender reads the rows
+///   without decoding them, to show what decoding costs. Closing is outside the timed region.
+/// - Keystroke to frame: on the loaded board, `m` then `3` moves the first card of Todo to Done,
+///   then (after selecting Done, untimed) `m` then `1` moves the first card of Done to Todo, so
+///   the columns keep their size. Each key is timed from `BoardNavigation.handle(_:)` to the
+///   frame's bytes, drawn as `FullScreenMode` draws it (observation tracking, the renderer's
+///   diff against the last frame). Persistence flushes (debounced on the main actor) happen
+///   during the run, as they do for a person.
+/// - Search: each query once computed (a cache miss), then repeated while fresh (served from
+///   the `QueryClient` cache).
+@main
+@MainActor
+enum BoardBenchmarks {
+  static let size = TerminalSize(columns: 120, rows: 40)
+  static let logger = Logger(label: "board-benchmarks") { _ in SwiftLogNoOpLogHandler() }
+
+  static func main() async throws {
+    let numbers = CommandLine.arguments.dropFirst().map { Int($0) ?? 0 }
+    guard numbers.allSatisfy({ $0 > 0 }) else {
+      fatalError("usage: BoardBenchmarks [cards] [rounds] [moves] [queries]")
+    }
+    let cards = numbers.count > 0 ? numbers[0] : 10_000
+    let rounds = numbers.count > 1 ? numbers[1] : 21
+    let moves = numbers.count > 2 ? numbers[2] : 500
+    let queries = numbers.count > 3 ? numbers[3] : 15
+
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("board-benchmarks-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("board.sqlite").path
+
+    try await seed(path: path, cards: cards)
+    print("board benchmarks: \(cards) cards, a \(size) terminal")
+    try await startUp(path: path, cards: cards, rounds: rounds)
+    try await keystrokesAndSearch(path: path, moves: moves, queries: queries)
+  }
+
+  // MARK: - Seed
+
+  /// Words the titles, notes and tags are made of; search queries pick from them.
+  static let words = [
+    "login", "docs", "release", "cache", "layout", "search", "undo", "export", "import",
+    "sync", "crash", "theme", "onboarding", "billing", "profile", "keyboard", "network",
+  ]
+  static let tags = ["bug", "feature", "chore", "ui", "perf"]
+
+  /// Writes `count` cards over the default columns through the board's own tables
+  /// (`EntityTable`'s rows, one transaction per table).
+  static func seed(path: String, cards count: Int) async throws {
+    let database = try BoardDatabase(path: path, logger: logger)
+    let columns = Array(try await database.load().columns)
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let cards = (1...count).map { id in
+      let word = words[id % words.count]
+      let other = words[(id / words.count) % words.count]
+      return Card(
+        id: id, columnID: columns[id % columns.count].id,
+        title: "Card \(id): \(word) \(other) follow-up",
+        notes: id % 3 == 0 ? "Check the \(other) path again before the \(word) review." : "",
+        tags: id % 4 == 0 ? [tags[id % tags.count], tags[(id / 4) % tags.count]] : [],
+        due: id % 5 == 0 ? start.addingTimeInterval(Double(id) * 3600) : nil,
+        createdAt: start, updatedAt: start)
+    }
+    try await database.database.persist(to: BoardDatabase.columns)(columns, [])
+    try await database.database.persist(to: BoardDatabase.cards)(cards, [])
+    try await database.persistence.shutdown()
+    try database.database.close()
+  }
+
+  // MARK: - Start-up to first frame
+
+  /// What one start-up round measured, in milliseconds.
+  struct StartUpRound {
+    var bareRead = 0.0
+    var rowsOnly = 0.0
+    var firstFrame = 0.0
+    /// The board's start, step by step: open, load, session and screens, frame, render.
+    var steps = [Double](repeating: 0, count: 5)
+  }
+
+  static let steps = [
+    "open + migrations", "load (read, decode, stores)", "session + screens",
+    "frame", "render to bytes",
+  ]
+
+  static func startUp(path: String, cards: Int, rounds: Int) async throws {
+    // NB: a first round, not counted, warms the page cache and the code.
+    var measured: [StartUpRound] = []
+    for round in 0...rounds {
+      var figures = StartUpRound()
+      let contenders = round % 2 == 0 ? [0, 1, 2] : [2, 1, 0]
+      for contender in contenders {
+        switch contender {
+        case 0:
+          let (elapsed, read) = try bareRead(path: path, decoding: true)
+          precondition(read == cards, "the bare read found \(read) cards")
+          figures.bareRead = elapsed
+        case 1:
+          let (elapsed, read) = try bareRead(path: path, decoding: false)
+          precondition(read == cards, "the bare read found \(read) rows")
+          figures.rowsOnly = elapsed
+        default:
+          figures.steps = try await firstFrame(path: path, cards: cards)
+          figures.firstFrame = figures.steps.reduce(0, +)
+        }
+      }
+      if round > 0 { measured.append(figures) }
+    }
+    let bareRead = median(measured.map(\.bareRead))
+    let firstFrame = median(measured.map(\.firstFrame))
+    let ratios = measured.map { $0.firstFrame / $0.bareRead }.sorted()
+    print("")
+    print("start-up to first frame (\(rounds) interleaved rounds, medians)")
+    row("A  bare GRDB read: open, SELECT, decode to Card", milliseconds(bareRead))
+    row("   (rows only, not decoded)", milliseconds(median(measured.map(\.rowsOnly))))
+    row("B  board: open, hydrate, session, first frame", milliseconds(firstFrame))
+    for (index, step) in steps.enumerated() {
+      row("     \(step)", milliseconds(median(measured.map { $0.steps[index] })))
+    }
+    row(
+      "B / A (ratio of medians; target <= 2)",
+      String(
+        format: "%.2f (per round %.2f-%.2f)", firstFrame / bareRead, ratios.first ?? 0,
+        ratios.last ?? 0))
+  }
+
+  /// Opens a `DatabaseQueue` on `path` and reads every card row, decoded as hydration decodes
+  /// them or not at all; the rows are freed after the clock stops.
+  ///
+  /// - Returns: The time taken, in milliseconds, and the number of rows read.
+  static func bareRead(path: String, decoding: Bool) throws -> (Double, Int) {
+    let table = BoardDatabase.cards.name.quotedDatabaseIdentifier
+    let start = ContinuousClock.now
+    let queue = try DatabaseQueue(path: path)
+    let read = try queue.read { db in
+      let rows = try Row.fetchCursor(db, sql: "SELECT data FROM \(table) ORDER BY rowid")
+      var cards: [Card] = []
+      var blobs: [Data] = []
+      let decoder = JSONDecoder()
+      while let row = try rows.next() {
+        let data: Data = row[0]
+        if decoding {
+          cards.append(try decoder.decode(Card.self, from: data))
+        } else {
+          blobs.append(data)
+        }
+      }
+      return (cards, blobs)
+    }
+    let elapsed = milliseconds(since: start)
+    try queue.close()
+    return (elapsed, decoding ? read.0.count : read.1.count)
+  }
+
+  /// What `board` does at start (`BoardLauncher.launch()`, then `FullScreenMode`'s first draw),
+  /// timed step by step; then saves nothing (nothing changed) and closes the file, untimed.
+  ///
+  /// - Returns: The time of each of ``steps``, in milliseconds.
+  static func firstFrame(path: String, cards: Int) async throws -> [Double] {
+    var times: [Double] = []
+    var lap = ContinuousClock.now
+    func step() {
+      let now = ContinuousClock.now
+      times.append(milliseconds(now - lap))
+      lap = now
+    }
+    let database = try BoardDatabase(path: path, logger: logger)
+    step()
+    let state = try await database.load()
+    step()
+    let session = BoardSession(state: state, persistence: database.persistence, logger: logger)
+    let navigation = BoardNavigation(session: session, logger: logger)
+    step()
+    let frame = withObservationTracking {
+      FullScreenMode.frame(of: navigation, session: session, size: size)
+    } onChange: {
+    }
+    step()
+    var renderer = ScreenRenderer(size: size)
+    let bytes = renderer.render(frame)
+    step()
+    precondition(session.board.cards.count == cards, "hydrated \(session.board.cards.count)")
+    precondition(bytes.contains("Todo ("), "the first frame shows no board")
+    try await database.persistence.shutdown()
+    try database.database.close()
+    return times
+  }
+
+  // MARK: - Keystrokes and search
+
+  static func keystrokesAndSearch(path: String, moves: Int, queries: Int) async throws {
+    let database = try BoardDatabase(path: path, logger: logger)
+    let session = BoardSession(
+      state: try await database.load(), persistence: database.persistence, logger: logger)
+    let navigation = BoardNavigation(session: session, logger: logger)
+
+    // Search first, on the board as loaded: each query computed once, then served while fresh.
+    var computed: [Double] = []
+    var cached: [Double] = []
+    var hits: [Int] = []
+    for index in 0..<queries {
+      let query = words[index % words.count] + (index < words.count ? "" : " \(index)")
+      var start = ContinuousClock.now
+      let first = await session.search(query)
+      computed.append(milliseconds(since: start))
+      hits.append(first.count)
+      for _ in 0..<30 {
+        start = ContinuousClock.now
+        let again = await session.search(query)
+        cached.append(milliseconds(since: start))
+        precondition(again.count == first.count, "a cached search differs")
+      }
+    }
+
+    var renderer = ScreenRenderer(size: size)
+    func draw() -> Int {
+      let frame = withObservationTracking {
+        FullScreenMode.frame(of: navigation, session: session, size: size)
+      } onChange: {
+      }
+      return renderer.render(frame).utf8.count
+    }
+    /// - Returns: The time from the key to its frame's bytes, and the part the key's handling
+    ///   took (the rest is the frame).
+    func timedKey(_ key: Key) async -> (total: Double, handling: Double) {
+      let start = ContinuousClock.now
+      await navigation.handle(key)
+      let handled = ContinuousClock.now
+      let written = draw()
+      let end = ContinuousClock.now
+      precondition(written > 0, "key \(key) drew nothing new")
+      return (milliseconds(end - start), milliseconds(handled - start))
+    }
+    guard let done = session.board.columns.last?.id else { fatalError("the board has no column") }
+    _ = draw()
+    var prompts: [(total: Double, handling: Double)] = []
+    var moved: [(total: Double, handling: Double)] = []
+    for sample in 0..<moves {
+      let isBack = sample % 2 == 1
+      // NB: the selection moves untimed: Todo for `m 3`, Done for `m 1`; its frame is drawn
+      // too, so each timed frame is a diff against the frame a person saw before the key.
+      for _ in 0..<2 { await navigation.handle(isBack ? .right : .left) }
+      _ = draw()
+      let inDone = session.board.cards.count(where: { $0.columnID == done })
+      prompts.append(await timedKey(.character("m")))
+      moved.append(await timedKey(.character(isBack ? "1" : "3")))
+      let nowInDone = session.board.cards.count(where: { $0.columnID == done })
+      precondition(nowInDone == inDone + (isBack ? -1 : 1), "sample \(sample) moved no card")
+    }
+    let flushes = database.persistence.status.lastFlush?.number ?? 0
+    try await database.persistence.shutdown()
+    try database.database.close()
+
+    print("")
+    print("keystroke to frame (\(moves) moves; p50 / p99 / max)")
+    row("move key (3 or 1): dispatch, reduce, frame", percentiles(moved.map(\.total)))
+    row("  of which the key's handling (p50)", milliseconds(median(moved.map(\.handling))))
+    row("m (the move prompt): frame", percentiles(prompts.map(\.total)))
+    row("  of which the key's handling (p50)", milliseconds(median(prompts.map(\.handling))))
+    row("persistence flushes during the moves", "\(flushes)")
+    print("")
+    print("search (\(queries) queries, \(hits.min() ?? 0)-\(hits.max() ?? 0) hits; medians)")
+    row("computed (first search of a query)", milliseconds(median(computed)))
+    row("cached while fresh (30 repeats each)", milliseconds(median(cached)))
+  }
+
+  // MARK: - Figures
+
+  static func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+  }
+
+  static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+    milliseconds(ContinuousClock.now - start)
+  }
+
+  static func milliseconds(_ value: Double) -> String {
+    value < 0.1 ? String(format: "%.1f µs", value * 1e3) : String(format: "%.2f ms", value)
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+  }
+
+  static func percentiles(_ values: [Double]) -> String {
+    let sorted = values.sorted()
+    let p99 = sorted[Int((Double(sorted.count - 1) * 0.99).rounded())]
+    return [median(values), p99, sorted.last ?? 0].map(milliseconds).joined(separator: " / ")
+  }
+
+  static func row(_ label: String, _ value: String) {
+    print("  " + label.padding(toLength: 52, withPad: " ", startingAt: 0) + value)
+  }
+}
