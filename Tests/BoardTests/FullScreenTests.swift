@@ -72,6 +72,15 @@ import Testing
     #expect(saved.cards[1]?.columnID == 3)
   }
 
+  @Test func theLastRefusalStaysOnTheStatusLineAfterLaterSuccesses() async throws {
+    await session.run(.move(card: 9, column: "Done"), waitsForSave: false)
+    #expect(screen()[18].hasPrefix(" error: there is no card #9"))
+    await addCard("Write docs")
+    #expect(
+      screen()[18].hasPrefix(#" added #1 "Write docs" to Todo · last refused: there is no card #9"#)
+    )
+  }
+
   @Test func deletingAsksFirstAndAnyOtherKeyKeepsTheCard() async throws {
     await addCard("Keep me")
     await press(.character("d"))

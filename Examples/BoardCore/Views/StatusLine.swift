@@ -34,7 +34,11 @@ enum StatusLine {
     }
     if case .form(let form) = screen, let error = form.state.error { return (error, true) }
     guard let reply = session.lastReply else { return ("", false) }
-    return (reply.text, reply.isError)
+    // NB: a refusal stays in view after later successes, until another one replaces it.
+    guard !reply.isError, let problem = session.lastProblem else {
+      return (reply.text, reply.isError)
+    }
+    return ("\(reply.text) · last refused: \(problem.trimmingPrefix("error: "))", false)
   }
 
   /// Pending writes, the last flush, the last error.
