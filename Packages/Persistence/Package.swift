@@ -8,7 +8,6 @@ let package = Package(
   products: [
     .library(name: "Persistence", targets: ["Persistence"]),
     .library(name: "PersistenceSQLite", targets: ["PersistenceSQLite"]),
-    .executable(name: "persistence-crash-writer", targets: ["PersistenceCrashWriter"]),
   ],
   dependencies: [
     .package(path: "../ReduxCore"),
@@ -41,8 +40,11 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    // Applies scripted changes and acknowledges each flush; the crash-kill test SIGKILLs it.
-    .executableTarget(name: "PersistenceCrashWriter", dependencies: ["PersistenceSQLite"]),
+    // A test fixture, not a product: applies scripted changes and acknowledges each flush; the
+    // crash-kill test SIGKILLs it.
+    .executableTarget(
+      name: "PersistenceCrashWriter", dependencies: ["PersistenceSQLite"],
+      path: "Tests/PersistenceCrashWriter"),
     .testTarget(
       name: "PersistenceTests",
       dependencies: [

@@ -43,35 +43,27 @@ public final class PersistenceMiddleware<State> {
   public private(set) var status = PersistenceStatus()
 
   /// The quiet time after the last drain before a flush.
-  @ObservationIgnored public let debounce: Duration
+  public var debounce: Duration { schedule.debounce }
   /// The longest a drained change waits for a flush while flushes succeed.
-  @ObservationIgnored public let maxWait: Duration
+  public var maxWait: Duration { schedule.maxWait }
   /// The backoff between retries of a failed flush.
-  @ObservationIgnored public let retry: RetryPolicy
+  public var retry: RetryPolicy { schedule.retry }
   /// Drains in one flush window beyond which a possible dispatch loop is logged, once.
-  @ObservationIgnored public let loopThreshold: Int
+  public var loopThreshold: Int { schedule.loopThreshold }
 
   @ObservationIgnored private let writers: [StateWriter<State>]
   @ObservationIgnored private let clock: ClockReader
-  @ObservationIgnored private let transaction: FlushTransaction?
+  /// Commits the batches of the writers bound to the middleware's backend in one transaction.
+  @ObservationIgnored private let backend: FlushCommitter?
   @ObservationIgnored let logger: Logger
   @ObservationIgnored private let tasks = TaskManager()
+  /// When to flush; this class performs what it decides.
+  @ObservationIgnored private var schedule:
+    PersistenceFlushStateMachine<CheckedContinuation<Void, Never>>
 
-  @ObservationIgnored private var drainsInWindow = 0
-  @ObservationIgnored private var warnedInWindow = false
-  @ObservationIgnored private var deadlineArmed = false
-  @ObservationIgnored private var retryArmed = false
-  @ObservationIgnored private var isShuttingDown = false
-  @ObservationIgnored private var flushing = false
-  @ObservationIgnored private var flushWaiters: [CheckedContinuation<Void, Never>] = []
-  @ObservationIgnored private var launchedFlushes = 0
-  @ObservationIgnored private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  private typealias Timer = PersistenceFlushStateMachine<CheckedContinuation<Void, Never>>.Timer
 
-  private enum Timer: Hashable, Sendable {
-    case debounce, deadline, retry
-  }
-
-  /// Creates the middleware.
+  /// Creates a middleware whose writers each persist their own batch, in registration order.
   ///
   /// - Parameters:
   ///   - writers: One per `EntityStore`, flushed in this order (leaf entities first).
@@ -80,7 +72,6 @@ public final class PersistenceMiddleware<State> {
   ///   - retry: The backoff between retries of a failed flush.
   ///   - loopThreshold: Drains in one flush window beyond which a warning is logged, once.
   ///   - clock: The clock the debounce, `maxWait` and retries read.
-  ///   - transaction: Wraps each flush, so a database can commit all writers atomically.
   ///   - logger: Receives failures (error), retries and the loop warning (warning).
   ///
   /// An argument out of range does not trap: a negative `debounce` is zero, a `maxWait` shorter
@@ -93,27 +84,72 @@ public final class PersistenceMiddleware<State> {
     retry: RetryPolicy = .default,
     loopThreshold: Int = 100,
     clock: any Clock<Duration> = ContinuousClock(),
-    transaction: FlushTransaction? = nil,
     logger: Logger = Logger(label: "ReduxKit.Persistence")
   ) {
     self.writers = writers
-    self.debounce = max(debounce, .zero)
-    self.maxWait = max(maxWait, self.debounce)
-    self.retry = retry
-    self.loopThreshold = loopThreshold
     self.clock = ClockReader(clock)
-    self.transaction = transaction
+    self.backend = nil
     self.logger = logger
+    self.schedule = Self.schedule(
+      debounce: debounce, maxWait: maxWait, retry: retry, loopThreshold: loopThreshold,
+      logger: logger)
+  }
+
+  /// Creates a middleware whose every flush is one transaction of `backend`: after a crash the
+  /// database holds all of a flush, across all writers, or none of it.
+  ///
+  /// Writers bound to `backend` (``StateWriter/init(keyPath:backend:batch:)``) hand it their
+  /// batches, all in one ``PersistenceBackend/commit(_:)`` per flush; any other writer
+  /// persists its own batch first, in registration order, before that commit.
+  ///
+  /// - Parameters:
+  ///   - backend: The database every flush commits to, in one transaction.
+  ///   - writers: One per `EntityStore`, flushed in this order (leaf entities first).
+  ///   - debounce: The quiet time after the last drain before a flush (default 250 ms).
+  ///   - maxWait: The longest a drained change waits for a flush (default 1 s).
+  ///   - retry: The backoff between retries of a failed flush.
+  ///   - loopThreshold: Drains in one flush window beyond which a warning is logged, once.
+  ///   - clock: The clock the debounce, `maxWait` and retries read.
+  ///   - logger: Receives failures (error), retries and the loop warning (warning).
+  public init(
+    backend: some PersistenceBackend,
+    writers: [StateWriter<State>],
+    debounce: Duration = .milliseconds(250),
+    maxWait: Duration = .seconds(1),
+    retry: RetryPolicy = .default,
+    loopThreshold: Int = 100,
+    clock: any Clock<Duration> = ContinuousClock(),
+    logger: Logger = Logger(label: "ReduxKit.Persistence")
+  ) {
+    self.writers = writers
+    self.clock = ClockReader(clock)
+    self.backend = FlushCommitter(backend)
+    self.logger = logger
+    self.schedule = Self.schedule(
+      debounce: debounce, maxWait: maxWait, retry: retry, loopThreshold: loopThreshold,
+      logger: logger)
+  }
+
+  /// The schedule for the given timings, out-of-range values adjusted and logged.
+  private static func schedule(
+    debounce: Duration, maxWait: Duration, retry: RetryPolicy, loopThreshold: Int,
+    logger: Logger
+  ) -> PersistenceFlushStateMachine<CheckedContinuation<Void, Never>> {
+    let adjustedDebounce = max(debounce, .zero)
+    let adjustedMaxWait = max(maxWait, adjustedDebounce)
     var adjustments = retry.adjustments
     if debounce < .zero {
       adjustments.append("PersistenceMiddleware: debounce \(debounce) is negative; using 0 seconds")
     }
-    if maxWait < self.debounce {
+    if maxWait < adjustedDebounce {
       adjustments.append(
-        "PersistenceMiddleware: maxWait \(maxWait) is shorter than debounce; using \(self.debounce)"
+        "PersistenceMiddleware: maxWait \(maxWait) is shorter than debounce; using \(adjustedDebounce)"
       )
     }
     for adjustment in adjustments { logger.warning("\(adjustment)") }
+    return PersistenceFlushStateMachine(
+      debounce: adjustedDebounce, maxWait: adjustedMaxWait, retry: retry,
+      loopThreshold: loopThreshold)
   }
 
   isolated deinit {
@@ -137,7 +173,7 @@ public final class PersistenceMiddleware<State> {
   /// - Complexity: O(*w*) when nothing changed, for *w* writers; otherwise O(*w* + *c*), the
   ///   number of changes.
   public func afterReduce(state: inout State) {
-    if isShuttingDown {
+    if schedule.isShuttingDown {
       if writers.contains(where: { $0.hasChanges(in: state) }) {
         logger.error(
           "Changes after shutdown are not persisted: \(PersistenceMiddlewareError.shutdown)")
@@ -148,17 +184,14 @@ public final class PersistenceMiddleware<State> {
     for writer in writers where writer.drain(&state) { drained = true }
     guard drained else { return }
     updatePendingCount()
-    countDrain()
-    scheduleFlush()
-  }
-
-  private func countDrain() {
-    drainsInWindow += 1
-    guard drainsInWindow > loopThreshold, !warnedInWindow else { return }
-    warnedInWindow = true
-    logger.warning(
-      "\(drainsInWindow) drains before one flush (threshold \(loopThreshold)): is an action dispatching itself in a loop?"
-    )
+    let actions = schedule.drained()
+    if let drains = actions.loopWarning {
+      logger.warning(
+        "\(drains) drains before one flush (threshold \(loopThreshold)): is an action dispatching itself in a loop?"
+      )
+    }
+    if let delay = actions.debounce { startTimer(.debounce, after: delay) }
+    if let delay = actions.deadline { startTimer(.deadline, after: delay) }
   }
 
   private func updatePendingCount() {
@@ -166,22 +199,6 @@ public final class PersistenceMiddleware<State> {
   }
 
   // MARK: - Timers
-
-  private func scheduleFlush() {
-    // NB: while a retry waits out its backoff, it flushes everything pending when it fires.
-    guard !retryArmed else { return }
-    startTimer(.debounce, after: debounce)
-    if !deadlineArmed {
-      deadlineArmed = true
-      startTimer(.deadline, after: maxWait)
-    }
-  }
-
-  private func scheduleRetry() {
-    cancelTimers()
-    retryArmed = true
-    startTimer(.retry, after: retry.delay(beforeRetry: status.consecutiveFailures))
-  }
 
   private func startTimer(_ timer: Timer, after delay: Duration) {
     let sleep = clock.sleep(for: delay)
@@ -198,18 +215,16 @@ public final class PersistenceMiddleware<State> {
     tasks.cancelTask(id: Timer.debounce)
     tasks.cancelTask(id: Timer.deadline)
     tasks.cancelTask(id: Timer.retry)
-    deadlineArmed = false
-    retryArmed = false
   }
 
   private func timerFired() {
+    schedule.timerFired()
     cancelTimers()
-    launchedFlushes += 1
     let launched = tasks.run { [weak self] in
       await self?.flushInBackground()
     } onFailure: { _ in
     }
-    if launched == nil { launchedFlushes -= 1 }
+    if launched == nil { resume(schedule.launchFailed()) }
   }
 
   private func flushInBackground() async {
@@ -219,8 +234,11 @@ public final class PersistenceMiddleware<State> {
       // Nobody awaits a timer's flush: performFlush has already logged the failure, recorded it
       // in `status`, kept the changes pending and scheduled the retry.
     }
-    launchedFlushes -= 1
-    resumeIdleWaiters()
+    resume(schedule.launchedFlushEnded())
+  }
+
+  private func resume(_ waiters: [CheckedContinuation<Void, Never>]) {
+    for waiter in waiters { waiter.resume() }
   }
 
   // MARK: - Flushing
@@ -235,7 +253,7 @@ public final class PersistenceMiddleware<State> {
   /// - Complexity: O(*w* + *c*) on the main actor, for *w* writers and *c* pending changes,
   ///   plus the writers' `persist` calls.
   public func flush() async throws(PersistenceMiddlewareError) {
-    guard !isShuttingDown else { throw .shutdown }
+    guard !schedule.isShuttingDown else { throw .shutdown }
     try await performFlush()
   }
 
@@ -246,7 +264,7 @@ public final class PersistenceMiddleware<State> {
   /// - Complexity: O(*w* + *c*) on the main actor, for *w* writers and *c* pending changes,
   ///   plus the writers' `persist` calls.
   public func shutdown() async throws(PersistenceMiddlewareError) {
-    isShuttingDown = true
+    schedule.shutdown()
     status.isShutdown = true
     cancelTimers()
     try await performFlush()
@@ -256,57 +274,51 @@ public final class PersistenceMiddleware<State> {
   /// Suspends until no flush is running or about to run. Timers still waiting do not count:
   /// advance the clock to fire them.
   public func waitUntilIdle() async {
-    while flushing || launchedFlushes > 0 {
-      await withCheckedContinuation { idleWaiters.append($0) }
+    while !schedule.isIdle {
+      await withCheckedContinuation { schedule.waitForIdle($0) }
     }
-  }
-
-  private func resumeIdleWaiters() {
-    guard !flushing, launchedFlushes == 0 else { return }
-    let waiters = idleWaiters
-    idleWaiters = []
-    for waiter in waiters { waiter.resume() }
   }
 
   /// One flush at a time: waits for the running one, then persists everything pending.
   private func performFlush() async throws(PersistenceMiddlewareError) {
-    while flushing {
-      await withCheckedContinuation { flushWaiters.append($0) }
+    while !schedule.beginFlush() {
+      await withCheckedContinuation { schedule.waitForFlush($0) }
     }
-    flushing = true
     defer {
-      flushing = false
       status.isFlushing = false
-      if !flushWaiters.isEmpty { flushWaiters.removeFirst().resume() }
-      resumeIdleWaiters()
+      let (next, idle) = schedule.flushEnded()
+      next?.resume()
+      resume(idle)
     }
 
     let batches = writers.compactMap { $0.takeBatch() }
     guard !batches.isEmpty else { return }
     // Everything pending is in this flush: the timers have nothing left to wait for.
+    schedule.tookBatches()
     cancelTimers()
-    drainsInWindow = 0
-    warnedInWindow = false
     status.isFlushing = true
     updatePendingCount()
 
     do {
       try await persist(batches)
     } catch {
-      status.consecutiveFailures += 1
       status.lastError = error
       updatePendingCount()
+      let outcome = schedule.flushFailed()
+      status.consecutiveFailures = schedule.consecutiveFailures
       let failure = PersistenceMiddlewareError.flushFailed(
         underlying: error, pending: status.pendingCount)
-      if isShuttingDown {
-        logger.error("\(failure); shutting down, call shutdown() again to retry")
-      } else {
-        let delay = retry.delay(beforeRetry: status.consecutiveFailures)
+      switch outcome {
+      case .retry(let delay):
         logger.error("\(failure); retry \(status.consecutiveFailures) in \(delay)")
-        scheduleRetry()
+        cancelTimers()
+        startTimer(.retry, after: delay)
+      case .waitForShutdownRetry:
+        logger.error("\(failure); shutting down, call shutdown() again to retry")
       }
       throw failure
     }
+    schedule.flushCommitted()
     status.consecutiveFailures = 0
     status.lastError = nil
     status.lastFlush = FlushReport(
@@ -316,13 +328,11 @@ public final class PersistenceMiddleware<State> {
   }
 
   /// Persists the batches in writer order. A batch that did not persist goes back to its
-  /// writer: with a transaction all of them, without one the failed batch and those after it.
+  /// writer: with a backend all of them, without one the failed batch and those after it.
   private func persist(_ batches: [WriterBatch]) async throws {
-    if let transaction {
+    if let backend {
       do {
-        try await transaction.run {
-          for batch in batches { try await batch.persist() }
-        }
+        try await backend.commit(batches)
       } catch {
         for batch in batches { batch.restore() }
         throw error
@@ -337,5 +347,31 @@ public final class PersistenceMiddleware<State> {
         throw error
       }
     }
+  }
+}
+
+/// A middleware's backend, its type erased: commits the batches bound to it in one
+/// transaction, after persisting the others on their own.
+private struct FlushCommitter: Sendable {
+  private let run: @Sendable ([WriterBatch]) async throws -> Void
+
+  init<Backend: PersistenceBackend>(_ backend: Backend) {
+    run = { batches in
+      var joint: [Backend.Batch] = []
+      joint.reserveCapacity(batches.count)
+      for batch in batches {
+        if let staged = batch.staged?.batch(for: backend) {
+          joint.append(staged)
+        } else {
+          try await batch.persist()
+        }
+      }
+      guard !joint.isEmpty else { return }
+      try await backend.commit(joint)
+    }
+  }
+
+  func commit(_ batches: [WriterBatch]) async throws {
+    try await run(batches)
   }
 }

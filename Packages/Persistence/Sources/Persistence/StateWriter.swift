@@ -27,9 +27,9 @@ public final class StateWriter<State> {
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     persist: @escaping @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void
   ) {
-    base = EntityWriter(keyPath: keyPath, tracksPlacement: false) { changes in
-      try await persist(changes.writes, changes.deletions)
-    }
+    base = EntityWriter(
+      keyPath: keyPath, tracksPlacement: false,
+      output: .persist { changes in try await persist(changes.writes, changes.deletions) })
   }
 
   /// Creates a writer for the `EntityStore` at `keyPath` whose `persist` also learns which
@@ -46,7 +46,33 @@ public final class StateWriter<State> {
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     persistChanges: @escaping @Sendable (EntityChanges<Entity>) async throws -> Void
   ) {
-    base = EntityWriter(keyPath: keyPath, tracksPlacement: true, persist: persistChanges)
+    base = EntityWriter(keyPath: keyPath, tracksPlacement: true, output: .persist(persistChanges))
+  }
+
+  /// Creates a writer for the `EntityStore` at `keyPath` that writes to `backend`: in a
+  /// middleware on the same backend, its batch joins the flush's single transaction with the
+  /// other writers' (see ``PersistenceBackend``); elsewhere it commits on its own.
+  ///
+  /// Its changes include ``EntityChanges/placedLast``, so that a backend can store the store's
+  /// order.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the store lives in the state.
+  ///   - backend: The database the writer writes to.
+  ///   - batch: Turns a batch of changes into the backend's form (for PersistenceSQLite, the
+  ///     statements that write them to a table).
+  /// - Complexity: Each drain that writes also walks the end of the store, as with
+  ///   ``init(keyPath:persistChanges:)``.
+  public init<Entity, Backend: PersistenceBackend>(
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>,
+    backend: Backend,
+    batch: @escaping @Sendable (EntityChanges<Entity>) -> Backend.Batch
+  ) {
+    base = EntityWriter(
+      keyPath: keyPath, tracksPlacement: true,
+      output: .backend(
+        stage: { BackendBatch(batch($0), for: backend) },
+        commit: { try await backend.commit([batch($0)]) }))
   }
 
   /// The number of ids waiting for a flush.
@@ -103,20 +129,29 @@ final class EntityWriter<State, Entity: Identifiable & Equatable & Sendable>: Wr
 where Entity.ID: Sendable {
   typealias Persist = @Sendable (EntityChanges<Entity>) async throws -> Void
 
+  /// Where a writer's batches go.
+  enum Output {
+    /// To the app's function, on its own.
+    case persist(Persist)
+    /// To a backend: staged for the flush's transaction, or committed on its own.
+    case backend(
+      stage: @Sendable (EntityChanges<Entity>) -> BackendBatch,
+      commit: Persist)
+  }
+
   private let keyPath: WritableKeyPath<State, EntityStore<Entity>>
   private let tracksPlacement: Bool
-  private let persist: Persist
+  private let output: Output
   private var pending = PendingChanges<Entity>()
   /// The next placement number (see ``PendingChanges``): it only grows.
   private var placement = 0
 
   init(
-    keyPath: WritableKeyPath<State, EntityStore<Entity>>, tracksPlacement: Bool,
-    persist: @escaping Persist
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>, tracksPlacement: Bool, output: Output
   ) {
     self.keyPath = keyPath
     self.tracksPlacement = tracksPlacement
-    self.persist = persist
+    self.output = output
   }
 
   var pendingCount: Int { pending.count }
@@ -157,10 +192,20 @@ where Entity.ID: Sendable {
     let taken = pending
     pending = PendingChanges()
     let changes = taken.split
-    let persist = persist
+    let persist: Persist
+    let staged: BackendBatch?
+    switch output {
+    case .persist(let function):
+      persist = function
+      staged = nil
+    case .backend(let stage, let commit):
+      persist = commit
+      staged = stage(changes)
+    }
     return WriterBatch(
       count: taken.count,
       persist: { try await persist(changes) },
+      staged: staged,
       restore: { [weak self] in self?.pending.restore(failed: taken) }
     )
   }

@@ -3,8 +3,11 @@
 struct WriterBatch: Sendable {
   /// The number of entity writes and deletions in the batch.
   let count: Int
-  /// Persists the batch.
+  /// Persists the batch on its own (one transaction of its own, for a writer with a backend).
   let persist: @Sendable () async throws -> Void
+  /// The batch for the writer's backend, which a middleware on the same backend commits with
+  /// the other writers' batches; `nil` for a writer with its own `persist` function.
+  let staged: BackendBatch?
   /// Puts the batch back into its writer, underneath changes drained since it was taken.
   let restore: @MainActor @Sendable () -> Void
 }

@@ -5,8 +5,8 @@ extension PersistenceMiddleware {
   /// A middleware whose every flush is one transaction of `database`: after a crash the
   /// database holds all of a flush, across all writers, or none of it.
   ///
-  /// The parameters other than `database` are those of
-  /// ``/Persistence/PersistenceMiddleware/init(writers:debounce:maxWait:retry:loopThreshold:clock:transaction:logger:)``.
+  /// The same as ``/Persistence/PersistenceMiddleware/init(backend:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``
+  /// with `database` as the backend.
   ///
   /// - Parameters:
   ///   - database: The database every flush commits to, in one transaction.
@@ -29,8 +29,7 @@ extension PersistenceMiddleware {
     logger: Logger = Logger(label: "ReduxKit.Persistence")
   ) {
     self.init(
-      writers: writers, debounce: debounce, maxWait: maxWait, retry: retry,
-      loopThreshold: loopThreshold, clock: clock, transaction: database.flushTransaction,
-      logger: logger)
+      backend: database, writers: writers, debounce: debounce, maxWait: maxWait, retry: retry,
+      loopThreshold: loopThreshold, clock: clock, logger: logger)
   }
 }

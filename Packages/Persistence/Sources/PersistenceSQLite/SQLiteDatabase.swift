@@ -268,71 +268,48 @@ public final class SQLiteDatabase: Sendable {
 
   // MARK: - Writing
 
-  /// Commits every writer's batch of a flush in one transaction: after a crash the database
-  /// holds all of a flush or none of it.
-  /// ``Persistence/PersistenceMiddleware/init(database:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``
-  /// sets it for you.
+  /// Writes a batch of changes to `table` in one transaction of its own, keeping rows in
+  /// first-written order: for writing outside a ``Persistence/PersistenceMiddleware``.
   ///
-  /// Committing costs O(*c*) statements, where *c* is the number of changes in the flush.
-  public var flushTransaction: FlushTransaction {
-    FlushTransaction(commitAsOne)
-  }
-
-  /// Runs `body` with writes to this database staged, then commits them in one transaction.
-  private func commitAsOne(_ body: () async throws -> Void) async throws {
-    let staging = FlushStaging(database: ObjectIdentifier(self))
-    try await FlushStaging.$current.withValue(staging) {
-      try await body()
-    }
-    let work = staging.take()
-    guard !work.isEmpty else { return }
-    try await write { db in
-      for step in work { try step(db) }
-    }
-  }
-
-  /// The `persist` function of a writer for `table`: inside a ``flushTransaction`` it joins the
-  /// flush's transaction; on its own it commits one transaction per call.
-  ///
-  /// It keeps rows in first-written order. `StateWriter(keyPath:table:database:)`
-  /// uses ``persistChanges(to:)`` instead, which keeps the store's order.
+  /// A writer that joins the middleware's flush transaction and keeps the store's order is
+  /// `StateWriter(keyPath:table:database:)`.
   ///
   /// - Parameter table: The table to write.
   /// - Returns: The function that writes `writes` and removes `deletions`.
   public func persist<Entity>(
     to table: EntityTable<Entity>
   ) -> @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void {
-    let persist = persistChanges(to: table)
-    return { writes, deletions in
-      try await persist(EntityChanges(writes: writes, deletions: deletions))
+    { [self] writes, deletions in
+      try await commit([
+        SQLiteBatch(EntityChanges(writes: writes, deletions: deletions), into: table)
+      ])
     }
   }
 
-  /// The `persistChanges` function of a writer for `table` that keeps the store's order (see
-  /// ``EntityTable``): inside a ``flushTransaction`` it joins the flush's transaction; on its
-  /// own it commits one transaction per call.
-  ///
-  /// - Parameter table: The table to write.
-  /// - Returns: The function that writes a batch of changes.
-  public func persistChanges<Entity>(
-    to table: EntityTable<Entity>
-  ) -> @Sendable (EntityChanges<Entity>) async throws -> Void {
-    { [self] changes in
-      let work: FlushStaging.Work = { db in try table.apply(changes, in: db) }
-      if let staging = FlushStaging.current, staging.database == ObjectIdentifier(self) {
-        staging.stage(work)
-      } else {
-        try await write(work)
-      }
-    }
-  }
-
-  private func write(_ work: @escaping FlushStaging.Work) async throws(SQLiteDatabaseError) {
+  private func write(_ work: @escaping @Sendable (Database) throws -> Void)
+    async throws(SQLiteDatabaseError)
+  {
     try checkOpen()
     do {
       try await writer.write(work)
     } catch {
       throw classify(error)
+    }
+  }
+}
+
+extension SQLiteDatabase: PersistenceBackend {
+  /// Commits every writer's batch of a flush in one SQLite transaction: after a crash the
+  /// database holds all of a flush or none of it.
+  ///
+  /// - Parameter batches: The batches, in writer order.
+  /// - Throws: A ``SQLiteDatabaseError``: ``SQLiteDatabaseError/closed(path:)`` after
+  ///   ``close()``, a locked, full or read-only database, an entity that does not encode.
+  /// - Complexity: O(*c*) statements, where *c* is the number of changes in the flush.
+  public func commit(_ batches: [SQLiteBatch]) async throws {
+    guard !batches.isEmpty else { return }
+    try await write { db in
+      for batch in batches { try batch.apply(db) }
     }
   }
 }

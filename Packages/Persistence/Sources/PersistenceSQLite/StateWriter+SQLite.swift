@@ -6,9 +6,9 @@ extension StateWriter {
   /// store's order: loaded back with ``SQLiteDatabase/load(_:)``, the store is equal to the one
   /// saved (``EntityTable`` says which reorderings the table does not follow).
   ///
-  /// Inside a flush of a ``PersistenceMiddleware`` created with
-  /// ``PersistenceMiddleware/init(database:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``,
-  /// its writes join the flush's single transaction.
+  /// In a ``PersistenceMiddleware`` on the same database
+  /// (``PersistenceMiddleware/init(database:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``),
+  /// its batch joins the flush's single transaction; elsewhere it commits on its own.
   ///
   /// - Parameters:
   ///   - keyPath: Where the store lives in the state.
@@ -19,6 +19,6 @@ extension StateWriter {
     table: EntityTable<Entity>,
     database: SQLiteDatabase
   ) {
-    self.init(keyPath: keyPath, persistChanges: database.persistChanges(to: table))
+    self.init(keyPath: keyPath, backend: database) { SQLiteBatch($0, into: table) }
   }
 }

@@ -126,20 +126,84 @@ import Testing
     #expect(harness.persistence.status.lastFlush?.number == 2)
   }
 
-  @Test func withATransactionAFailedFlushKeepsEveryWritersBatch() async throws {
-    var harness = Harness(transaction: FlushTransaction { body in try await body() })
-    harness.reduce { state in
-      state.tags.upsert(Tag(id: "red"))
-      state.items.upsert(Item(id: 1, name: "a"))
-    }
-    // The tags writer fails and aborts the transaction: the items batch was never persisted
-    // either, and both stay pending.
-    harness.recorder.failNext(1)
-    #expect(await harness.flushError() != nil)
-    #expect(harness.recorder.calls.map(\.writer) == ["tags"])
-    #expect(harness.persistence.status.pendingCount == 2)
-    try await harness.persistence.flush()
-    #expect(harness.recorder.calls.map(\.writer) == ["tags", "tags", "items"])
+  @Test func withABackendEveryWritersBatchIsCommittedInOneTransaction() async throws {
+    let backend = CommitRecorder()
+    let persistence = PersistenceMiddleware<AppState>(
+      backend: backend,
+      writers: [
+        backend.writer("tags", \.tags) { $0.id },
+        backend.writer("items", \.items) { "\($0.id)=\($0.name)" },
+      ], clock: ManualClock())
+    var state = AppState()
+    state.tags.upsert(Tag(id: "red"))
+    state.items.upsert(Item(id: 1, name: "a"))
+    state.items.upsert(Item(id: 2, name: "b"))
+    persistence.afterReduce(state: &state)
+    state.items.remove(2)
+    persistence.afterReduce(state: &state)
+
+    try await persistence.flush()
+
+    // One commit, with the writers' batches in registration order (leaf entities first); the
+    // item inserted and deleted in another drain is a deletion (it may have been stored).
+    #expect(
+      backend.commits == [
+        [
+          .init(writer: "tags", writes: ["red"], deletions: []),
+          .init(writer: "items", writes: ["1=a"], deletions: ["2"]),
+        ]
+      ])
+    #expect(persistence.status.lastFlush?.changes == 3)
+  }
+
+  @Test func withABackendAFailedCommitKeepsEveryWritersBatch() async throws {
+    let backend = CommitRecorder()
+    let persistence = PersistenceMiddleware<AppState>(
+      backend: backend,
+      writers: [
+        backend.writer("tags", \.tags) { $0.id },
+        backend.writer("items", \.items) { "\($0.id)=\($0.name)" },
+      ], clock: ManualClock())
+    var state = AppState()
+    state.tags.upsert(Tag(id: "red"))
+    state.items.upsert(Item(id: 1, name: "a"))
+    persistence.afterReduce(state: &state)
+    backend.failNext(1)
+
+    await #expect(throws: PersistenceMiddlewareError.self) { try await persistence.flush() }
+    #expect(persistence.status.pendingCount == 2)
+    // A newer change coalesces over the failed batch; the retry commits both writers again.
+    state.items.modify(1) { $0.name = "b" }
+    persistence.afterReduce(state: &state)
+    try await persistence.flush()
+
+    #expect(backend.commits.count == 2)
+    #expect(
+      backend.commits.last == [
+        .init(writer: "tags", writes: ["red"], deletions: []),
+        .init(writer: "items", writes: ["1=b"], deletions: []),
+      ])
+    #expect(persistence.status.pendingCount == 0)
+  }
+
+  @Test func aWriterOfAnotherBackendPersistsOnItsOwnBeforeTheCommit() async throws {
+    let backend = CommitRecorder()
+    let other = CommitRecorder()
+    let persistence = PersistenceMiddleware<AppState>(
+      backend: backend,
+      writers: [
+        other.writer("tags", \.tags) { $0.id },
+        backend.writer("items", \.items) { "\($0.id)=\($0.name)" },
+      ], clock: ManualClock())
+    var state = AppState()
+    state.tags.upsert(Tag(id: "red"))
+    state.items.upsert(Item(id: 1, name: "a"))
+    persistence.afterReduce(state: &state)
+
+    try await persistence.flush()
+
+    #expect(other.commits == [[.init(writer: "tags", writes: ["red"], deletions: [])]])
+    #expect(backend.commits == [[.init(writer: "items", writes: ["1=a"], deletions: [])]])
   }
 
   @Test func withoutATransactionAFailedWriterKeepsItsBatchAndTheLaterOnes() async throws {

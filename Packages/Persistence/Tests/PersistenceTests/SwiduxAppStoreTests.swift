@@ -9,7 +9,7 @@ import Testing
 // delegating to a feature reducer, and the snapshot pattern in `send`.
 
 typealias Send = ReduxCore.Send<ShopAction>
-typealias Effect = Persistence.Effect<ShopAction>
+typealias Effect = ReduxCore.Effect<ShopAction>
 
 struct ShopState {
   var items = EntityStore<Item>()

@@ -9,7 +9,7 @@ import Testing
   import Darwin
 #endif
 
-/// The `persistence-crash-writer` executable, started on a database, read line by line.
+/// The `PersistenceCrashWriter` executable (a test fixture), started on a database, read line by line.
 final class WriterProcess {
   private let process = Process()
   private let output = Pipe()
@@ -81,13 +81,13 @@ final class WriterProcess {
   private static func binary() throws -> URL {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let candidates = [
-      directory.appendingPathComponent("persistence-crash-writer"),
+      directory.appendingPathComponent("PersistenceCrashWriter"),
       directory.deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("persistence-crash-writer"),
+        .deletingLastPathComponent().appendingPathComponent("PersistenceCrashWriter"),
     ]
     return try #require(
       candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-      "no persistence-crash-writer near \(directory.path): build the tests with `swift build --build-tests`"
+      "no PersistenceCrashWriter near \(directory.path): build the tests with `swift build --build-tests`"
     )
   }
 }

@@ -13,13 +13,13 @@ struct Harness {
   let persistence: PersistenceMiddleware<AppState>
   var state = AppState()
 
-  init(loopThreshold: Int = 100, transaction: FlushTransaction? = nil) {
+  init(loopThreshold: Int = 100) {
     persistence = PersistenceMiddleware(
       writers: [
         StateWriter(keyPath: \.tags, persist: recorder.persist("tags") { $0.id }),
         StateWriter(keyPath: \.items, persist: recorder.persist("items") { "\($0.id)=\($0.name)" }),
       ],
-      loopThreshold: loopThreshold, clock: clock, transaction: transaction, logger: logs.logger)
+      loopThreshold: loopThreshold, clock: clock, logger: logs.logger)
   }
 
   /// Runs one "reduce": the change, then the middleware's drain.

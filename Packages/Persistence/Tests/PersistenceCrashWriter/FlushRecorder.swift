@@ -1,5 +1,6 @@
 import EntityTracking
 import Persistence
+import PersistenceSQLite
 
 /// Follows what each flush commits, for the crash-kill test: the writers' batches are applied
 /// to a shadow of the database, reported (BEGIN) once every writer has staged its batch, and
@@ -25,16 +26,17 @@ final class FlushRecorder {
     staged = committed
   }
 
-  /// A writer that persists through `persist` and records what it staged into the shadow.
+  /// A writer that persists through `database` and records what it staged into the shadow.
   func writer<Entity>(
     keyPath: WritableKeyPath<CrashState, EntityStore<Entity>>,
-    persist: @escaping @Sendable (EntityChanges<Entity>) async throws -> Void,
+    table: EntityTable<Entity>,
+    backend: ReportingBackend,
     apply: @escaping @Sendable (inout CrashState, [Entity], [Entity.ID]) -> Void
   ) -> StateWriter<CrashState> {
-    StateWriter(keyPath: keyPath) { [weak self] (changes: EntityChanges<Entity>) in
-      try await self?.failIfAsked()
-      try await persist(changes)
-      await self?.stage { apply(&$0, changes.writes, changes.deletions) }
+    StateWriter(keyPath: keyPath, backend: backend) { changes in
+      ReportingBackend.Batch(sqlite: SQLiteBatch(changes, into: table)) {
+        apply(&$0, changes.writes, changes.deletions)
+      }
     }
   }
 
@@ -45,13 +47,9 @@ final class FlushRecorder {
     }
   }
 
-  private func stage(_ change: (inout CrashState) -> Void) {
-    change(&staged)
-  }
-
-  /// Wraps `inner` (the database's transaction) with the BEGIN, ACK and FAIL reports.
-  nonisolated func transaction(_ inner: FlushTransaction) -> FlushTransaction {
-    FlushTransaction(ReportingTransaction(inner: inner, recorder: self).run)
+  fileprivate func stage(_ batches: [ReportingBackend.Batch]) throws {
+    try failIfAsked()
+    for batch in batches { batch.shadow(&staged) }
   }
 
   fileprivate func begin() {
@@ -81,18 +79,28 @@ final class FlushRecorder {
   }
 }
 
-/// The database's transaction, reported: BEGIN once every writer staged its batch, then ACK
-/// once committed, or FAIL.
-private struct ReportingTransaction: Sendable {
-  let inner: FlushTransaction
+/// The database, reported: each flush's batches are staged into the shadow and BEGIN is
+/// reported, then ACK once the transaction committed, or FAIL.
+final class ReportingBackend: PersistenceBackend {
+  /// A writer's batch for the database, and what it does to the shadow.
+  struct Batch: Sendable {
+    let sqlite: SQLiteBatch
+    let shadow: @Sendable (inout CrashState) -> Void
+  }
+
+  let database: SQLiteDatabase
   let recorder: FlushRecorder
 
-  func run(_ body: () async throws -> Void) async throws {
+  init(database: SQLiteDatabase, recorder: FlushRecorder) {
+    self.database = database
+    self.recorder = recorder
+  }
+
+  func commit(_ batches: [Batch]) async throws {
     do {
-      try await inner.run {
-        try await body()
-        await recorder.begin()
-      }
+      try await recorder.stage(batches)
+      await recorder.begin()
+      try await database.commit(batches.map(\.sqlite))
     } catch {
       await recorder.failed()
       throw error

@@ -23,9 +23,9 @@ import PersistenceSQLite
 /// failed attempt. The digests are of what each flush's transaction commits (a shadow of the
 /// database, fed by the writers' batches), not of the state in memory.
 ///
-/// Usage: `persistence-crash-writer <database> <seed>` runs until killed;
-/// `persistence-crash-writer <database> --load` prints LOADED and exits;
-/// `persistence-crash-writer <database> --writer <name> <flushes>` makes `<flushes>` explicit
+/// Usage: `PersistenceCrashWriter <database> <seed>` runs until killed;
+/// `PersistenceCrashWriter <database> --load` prints LOADED and exits;
+/// `PersistenceCrashWriter <database> --writer <name> <flushes>` makes `<flushes>` explicit
 /// flushes of notes named `<name>-…`, prints `DONE <name> <notes>` and exits 0, or prints
 /// `FAIL <k> <error>` at the first flush that fails and exits 1 (the two-process test).
 @main
@@ -37,7 +37,7 @@ enum CrashWriter {
   static func main() async {
     let arguments = CommandLine.arguments
     guard arguments.count >= 3 else {
-      fail("usage: persistence-crash-writer <database> (<seed> | --load | --writer <name> <n>)")
+      fail("usage: PersistenceCrashWriter <database> (<seed> | --load | --writer <name> <n>)")
     }
     do {
       var migrator = DatabaseMigrator()
@@ -81,18 +81,19 @@ enum CrashWriter {
   {
     var state = loaded
     let recorder = FlushRecorder(committed: loaded)
+    let backend = ReportingBackend(database: database, recorder: recorder)
     let persistence = PersistenceMiddleware<CrashState>(
+      backend: backend,
       writers: [
-        recorder.writer(keyPath: \.tags, persist: database.persistChanges(to: tags)) {
+        recorder.writer(keyPath: \.tags, table: tags, backend: backend) {
           $0.apply(tags: $1, deletions: $2)
         },
-        recorder.writer(keyPath: \.notes, persist: database.persistChanges(to: notes)) {
+        recorder.writer(keyPath: \.notes, table: notes, backend: backend) {
           $0.apply(notes: $1, deletions: $2)
         },
       ],
       debounce: .milliseconds(20), maxWait: .milliseconds(60),
-      retry: RetryPolicy(initialDelay: .milliseconds(5), maximumDelay: .milliseconds(5)),
-      transaction: recorder.transaction(database.flushTransaction))
+      retry: RetryPolicy(initialDelay: .milliseconds(5), maximumDelay: .milliseconds(5)))
     var random = SplitMix64(seed: seed)
     let rounds = Round.allCases
     for number in Int(seed % 4)... {

@@ -1,5 +1,3 @@
-public import ReduxCore
-
 /// Async work a reducer returns; it sends actions back through `send`.
 ///
 /// Effects run off the main actor (`@concurrent`); `await send(action)` hops back to it. Apps
@@ -7,7 +5,7 @@ public import ReduxCore
 ///
 /// ```swift
 /// typealias Send = ReduxCore.Send<AppAction>
-/// typealias Effect = Persistence.Effect<AppAction>
+/// typealias Effect = ReduxCore.Effect<AppAction>
 /// ```
 public typealias Effect<Action: Sendable> = @concurrent @Sendable (Send<Action>) async -> Void
 
@@ -36,7 +34,7 @@ extension TaskManager {
   }
 
   /// Runs a reducer's effect under `id` when `policy` admits it: debounce a search's effect,
-  /// throttle a refresh (``/ReduxCore/TaskManager/run(id:policy:priority:isolation:operation:onFailure:onRefusal:)``
+  /// throttle a refresh (``TaskManager/run(id:policy:priority:isolation:operation:onFailure:onRefusal:)``
   /// says how each policy treats tasks).
   ///
   /// - Parameters:

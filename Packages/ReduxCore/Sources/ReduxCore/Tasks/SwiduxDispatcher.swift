@@ -1,7 +1,7 @@
 /// A store in Swidux's shape: something actions are sent to, on the main actor.
 ///
 /// A hand-written store runs the "snapshot pattern" in `send`: copy the state slices into a
-/// value, reduce, call ``PersistenceMiddleware/afterReduce(state:)``, assign the slices back,
+/// value, reduce, call Persistence's `PersistenceMiddleware.afterReduce(state:)`, assign the slices back,
 /// then run the returned effect.
 @MainActor
 public protocol SwiduxDispatcher<Action> {
