@@ -25,6 +25,7 @@ table=(
   "EntityTracking Packages/EntityTracking"
   "Persistence Packages/Persistence ReduxCore EntityTracking"
   "PersistenceSQLite Packages/Persistence ReduxCore EntityTracking Persistence"
+  "PersistencePostgres Packages/PersistencePostgres ReduxCore EntityTracking Persistence"
   "QueryCache Packages/QueryCache ReduxCore"
   "EntityQueries Packages/QueryCache ReduxCore EntityTracking QueryCache"
   "FeatureKit Packages/FeatureKit ReduxCore"
@@ -37,7 +38,7 @@ table=(
 # return values) fail the run: every module. A module left out prints its findings without
 # failing, for a rewrite in progress.
 coverage_enforced=(
-  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite QueryCache
+  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite PersistencePostgres QueryCache
   EntityQueries FeatureKit FeatureKitTesting ReduxKit TerminalIO
 )
 

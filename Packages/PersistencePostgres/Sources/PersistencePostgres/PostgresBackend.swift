@@ -1,0 +1,320 @@
+public import EntityTracking
+import Foundation
+public import Logging
+public import Persistence
+import PostgresNIO
+import Synchronization
+
+/// A PostgreSQL database for persistence, shared by several app instances: one transaction per
+/// flush, optimistic concurrency on every row, and a change log that other instances read
+/// without gaps.
+///
+/// ```swift
+/// let cards = PostgresTable<Card>("cards")
+/// let database = try await PostgresBackend(url: url, instance: "web-1", migrations: [
+///   PostgresMigration("v1") { try await cards.create(on: $0) },
+/// ])
+/// let cursor = try await database.feedCursor()  // before loading: nothing is missed
+/// state.cards = try await database.load(cards)
+/// let persistence = PersistenceMiddleware(backend: database, writers: [
+///   StateWriter(keyPath: \.cards, table: cards, database: database),
+/// ])
+/// ```
+///
+/// ## Optimistic concurrency
+/// Every row has a version. The database remembers, per row, the version this instance last
+/// loaded or wrote; a flush updates or deletes a row only at that version. A row another
+/// instance changed meanwhile is a ``PersistenceConflict``: the whole flush is rolled back and
+/// fails with ``PostgresBackendError/conflicts(_:)`` (logged and retried by the middleware,
+/// failing again) until the app calls ``resolve(_:keeping:)``. A table created with
+/// `conflictPolicy: .lastWriterWins` overwrites instead.
+///
+/// ## The change feed
+/// Each flush appends one change-log row per entity in its own transaction.
+/// ``changes(after:)`` reads them up to the oldest transaction still open on the server, so a
+/// transaction that commits late is never skipped. NB: a session left idle in a transaction
+/// holds every instance's feed back; set `idle_in_transaction_session_timeout`.
+public final class PostgresBackend: PersistenceBackend {
+  public typealias Batch = PostgresBatch
+
+  /// This instance's name, recorded with every row and change it writes.
+  public let instance: String
+  private let client: PostgresClient
+  private let run: Task<Void, Never>
+  private let logger: Logger
+  /// Per table, per id: the version this instance last loaded or wrote.
+  private let versions = Mutex<[String: [String: Int64]]>([:])
+  /// Per table, per id: conflicts resolved in favour of the server's row, at that version.
+  private let discarded = Mutex<[String: [String: Int64?]]>([:])
+  private let isClosed = Mutex(false)
+
+  /// Opens the database at `url` (`postgres://user:password@host:port/database`), checks that
+  /// the server answers and accepts the credentials, then runs the migrations this database
+  /// has not run.
+  ///
+  /// - Parameters:
+  ///   - url: The server and database.
+  ///   - instance: This instance's name (unique among the instances sharing the database).
+  ///   - migrations: The app's schema steps, in order.
+  ///   - logger: Receives the driver's and the database's messages.
+  /// - Throws: ``PostgresBackendError/invalidURL(_:)``,
+  ///   ``PostgresBackendError/cannotConnect(host:port:underlying:)``,
+  ///   ``PostgresBackendError/authentication(user:message:)``,
+  ///   ``PostgresBackendError/newerSchema(unknownMigrations:)``,
+  ///   ``PostgresBackendError/duplicateMigration(_:)``, or a migration's failure.
+  public init(
+    url: String, instance: String, migrations: [PostgresMigration],
+    logger: Logger = Logger(label: "ReduxKit.PersistencePostgres")
+  ) async throws(PostgresBackendError) {
+    guard let components = URLComponents(string: url),
+      components.scheme?.hasPrefix("postgres") == true,
+      let host = components.host, let user = components.user
+    else { throw .invalidURL(url) }
+    let port = components.port ?? 5432
+    let database = components.path.isEmpty ? nil : String(components.path.dropFirst())
+    let connection = PostgresConnection.Configuration(
+      host: host, port: port, username: user, password: components.password, database: database,
+      tls: .disable)
+    // NB: a first connection of its own, so that a wrong host or password fails at once with
+    // a clear error, where the pool would keep retrying.
+    do {
+      let probe = try await PostgresConnection.connect(
+        configuration: connection, id: 0, logger: logger)
+      try await probe.close()
+    } catch {
+      throw PostgresBackendError(error, host: host, port: port, user: user)
+    }
+    var duplicates = Set<String>()
+    for migration in migrations where !duplicates.insert(migration.identifier).inserted {
+      throw .duplicateMigration(migration.identifier)
+    }
+    self.instance = instance
+    self.logger = logger
+    let client = PostgresClient(
+      configuration: PostgresClient.Configuration(
+        host: host, port: port, username: user, password: components.password,
+        database: database, tls: .disable),
+      backgroundLogger: logger)
+    self.client = client
+    run = Task { await client.run() }
+    do {
+      try await migrate(migrations)
+    } catch {
+      run.cancel()
+      throw error
+    }
+  }
+
+  deinit {
+    run.cancel()
+  }
+
+  /// Closes the connections. Call it after the middleware's `shutdown()`. Afterwards every read
+  /// and write fails with ``PostgresBackendError/closed``.
+  public func close() {
+    isClosed.withLock { $0 = true }
+    run.cancel()
+  }
+
+  private func checkOpen() throws(PostgresBackendError) {
+    if isClosed.withLock({ $0 }) { throw .closed }
+  }
+
+  /// Runs `body` in a transaction, its errors classified.
+  private func transaction<Result: Sendable>(
+    _ body: (PostgresConnection) async throws -> Result
+  ) async throws(PostgresBackendError) -> Result {
+    try checkOpen()
+    do {
+      return try await client.withTransaction(logger: logger) { connection in
+        try await body(connection)
+      }
+    } catch {
+      throw PostgresBackendError(error)
+    }
+  }
+
+  // MARK: - Migrations
+
+  private func migrate(_ migrations: [PostgresMigration]) async throws(PostgresBackendError) {
+    try await transaction { connection in
+      // NB: instances opening at once run the migrations one after the other.
+      try await connection.query("SELECT pg_advisory_xact_lock(7283946501)", logger: logger)
+      try await connection.query(
+        """
+        CREATE TABLE IF NOT EXISTS reduxkit_migrations (
+          identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+        """, logger: logger)
+      try await connection.query(
+        """
+        CREATE TABLE IF NOT EXISTS reduxkit_changes (
+          seq bigserial PRIMARY KEY,
+          txid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+          table_name text NOT NULL,
+          entity_id text NOT NULL,
+          version bigint NOT NULL,
+          op text NOT NULL,
+          origin text NOT NULL)
+        """, logger: logger)
+      try await connection.query(
+        "CREATE INDEX IF NOT EXISTS reduxkit_changes_txid ON reduxkit_changes (txid, seq)",
+        logger: logger)
+      var applied = Set<String>()
+      let rows = try await connection.query(
+        "SELECT identifier FROM reduxkit_migrations", logger: logger)
+      for try await identifier in rows.decode(String.self) { applied.insert(identifier) }
+      let known = Set(migrations.map(\.identifier))
+      let unknown = applied.subtracting(known).sorted()
+      guard unknown.isEmpty else {
+        throw PostgresBackendError.newerSchema(unknownMigrations: unknown)
+      }
+      for migration in migrations where !applied.contains(migration.identifier) {
+        try await migration.migrate(connection)
+        try await connection.query(
+          "INSERT INTO reduxkit_migrations (identifier) VALUES (\(migration.identifier))",
+          logger: logger)
+      }
+    }
+  }
+
+  // MARK: - Reading
+
+  /// Loads every entity of `table` into a store that records no changes (hydration), in the
+  /// store's saved order, and remembers each row's version for the next flush.
+  ///
+  /// - Parameter table: The table to read.
+  /// - Returns: The entities, in order.
+  /// - Throws: ``PostgresBackendError/undecodable(table:id:underlying:)`` when a row no longer
+  ///   decodes (nothing is skipped silently), or the connection's failure.
+  public func load<Entity>(
+    _ table: PostgresTable<Entity>
+  ) async throws(PostgresBackendError) -> EntityStore<Entity> {
+    let (store, loaded) = try await transaction { connection in
+      try await table.load(on: connection, logger: logger)
+    }
+    versions.withLock { $0[table.name] = loaded }
+    return store
+  }
+
+  /// The feed's position now: take it before loading, and ``changes(after:)`` returns every
+  /// change the load may have missed (some it already saw, at versions it already has).
+  ///
+  /// - Returns: The cursor.
+  /// - Throws: The connection's failure.
+  public func feedCursor() async throws(PostgresBackendError) -> ChangeFeedCursor {
+    try await transaction { connection in
+      let rows = try await connection.query(
+        "SELECT pg_snapshot_xmin(pg_current_snapshot())::text", logger: logger)
+      for try await xmin in rows.decode(String.self) { return ChangeFeedCursor(xmin: xmin) }
+      throw PostgresBackendError.other(CancellationError())
+    }
+  }
+
+  /// The changes committed since `cursor`, in commit order of their transactions, and the
+  /// cursor to read from next.
+  ///
+  /// It reads up to the oldest transaction still open anywhere on the server: a long
+  /// transaction holds the feed back rather than being skipped.
+  ///
+  /// - Parameter cursor: Where the previous read ended.
+  /// - Returns: The changes (this instance's own included: skip those whose `origin` is
+  ///   ``instance``) and the next cursor.
+  /// - Throws: The connection's failure.
+  public func changes(
+    after cursor: ChangeFeedCursor
+  ) async throws(PostgresBackendError) -> (records: [ChangeRecord], next: ChangeFeedCursor) {
+    try await transaction { connection in
+      let rows = try await connection.query(
+        """
+        WITH bound AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+        SELECT bound.xmin::text, c.seq, c.table_name, c.entity_id, c.version, c.op, c.origin
+        FROM bound LEFT JOIN reduxkit_changes c
+          ON c.txid >= \(cursor.xmin)::text::xid8 AND c.txid < bound.xmin
+        ORDER BY c.txid, c.seq
+        """, logger: logger)
+      var records: [ChangeRecord] = []
+      var next = cursor
+      for try await (xmin, seq, table, id, version, op, origin) in rows.decode(
+        (String, Int64?, String?, String?, Int64?, String?, String?).self)
+      {
+        next = ChangeFeedCursor(xmin: xmin)
+        guard let seq, let table, let id, let version, let op, let origin else { continue }
+        records.append(
+          ChangeRecord(
+            sequence: seq, table: table, id: id, version: version, isDeletion: op == "delete",
+            origin: origin))
+      }
+      return (records, next)
+    }
+  }
+
+  // MARK: - Conflicts
+
+  /// Whose change stands when a conflict is resolved.
+  public enum Resolution: Sendable {
+    /// This instance's pending change: the next flush overwrites the server's row.
+    case mine
+    /// The server's row: this instance's pending change to it is dropped at the next flush
+    /// (load the server's value into the state, for instance from ``PersistenceConflict/currentJSON``).
+    case theirs
+  }
+
+  /// Resolves a conflict a flush reported; the next flush (the middleware's retry, or
+  /// `flush()`) then succeeds for that row.
+  ///
+  /// - Parameters:
+  ///   - conflict: A conflict from ``PostgresBackendError/conflicts(_:)``.
+  ///   - resolution: Whose change stands.
+  public func resolve(_ conflict: PersistenceConflict, keeping resolution: Resolution) {
+    switch resolution {
+    case .mine:
+      versions.withLock { $0[conflict.table, default: [:]][conflict.id] = conflict.currentVersion }
+    case .theirs:
+      discarded.withLock { $0[conflict.table, default: [:]][conflict.id] = conflict.currentVersion }
+    }
+  }
+
+  // MARK: - Writing
+
+  /// Commits every writer's batch of a flush in one transaction, each row at the version this
+  /// instance last saw, with one change-log row per entity.
+  ///
+  /// - Parameter batches: The batches, in writer order.
+  /// - Throws: ``PostgresBackendError/conflicts(_:)`` (nothing written),
+  ///   ``PostgresBackendError/connectionLost(underlying:)``,
+  ///   ``PostgresBackendError/unencodable(table:id:underlying:)``, ``PostgresBackendError/closed``.
+  public func commit(_ batches: [PostgresBatch]) async throws {
+    guard !batches.isEmpty else { return }
+    let known = versions.withLock { $0 }
+    let dropped = discarded.withLock { $0 }
+    let instance = instance
+    let logger = logger
+    let outcome = try await transaction { connection in
+      var outcome = FlushOutcome()
+      for batch in batches {
+        try await FlushWriter(
+          batch: batch, connection: connection, instance: instance, logger: logger,
+          versions: known[batch.table] ?? [:], dropped: dropped[batch.table] ?? [:]
+        ).write(into: &outcome)
+      }
+      guard outcome.conflicts.isEmpty else {
+        throw PostgresBackendError.conflicts(outcome.conflicts)
+      }
+      try await outcome.appendLog(on: connection, origin: instance, logger: logger)
+      return outcome
+    }
+    versions.withLock { versions in
+      for change in outcome.log {
+        versions[change.table, default: [:]][change.id] = change.isDeletion ? nil : change.version
+      }
+      for (table, ids) in dropped {
+        for (id, version) in ids { versions[table, default: [:]][id] = version }
+      }
+    }
+    discarded.withLock { discarded in
+      for (table, ids) in dropped {
+        for id in ids.keys { discarded[table]?[id] = nil }
+      }
+    }
+  }
+}

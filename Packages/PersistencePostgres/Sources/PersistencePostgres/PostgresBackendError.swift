@@ -1,0 +1,95 @@
+import PostgresNIO
+
+/// Why a PostgreSQL database could not be opened, read or written.
+///
+/// A flush that fails with one of these stays pending in the middleware and is retried; a
+/// ``conflicts(_:)`` failure keeps failing until the app resolves each conflict
+/// (``PostgresBackend/resolve(_:keeping:)``): nothing is overwritten silently.
+public enum PostgresBackendError: Error, CustomStringConvertible {
+  /// The URL is not `postgres://user:password@host:port/database`.
+  case invalidURL(String)
+  /// No server answered at `host:port` (refused, unreachable, timed out).
+  case cannotConnect(host: String, port: Int, underlying: any Error)
+  /// The server refused the user name or password.
+  case authentication(user: String, message: String)
+  /// The database holds migrations this app does not know: it was migrated by a newer app.
+  case newerSchema(unknownMigrations: [String])
+  /// Two migrations have the same identifier.
+  case duplicateMigration(String)
+  /// The connection broke while a flush or a read ran; a flush's changes stay pending.
+  case connectionLost(underlying: any Error)
+  /// Rows another instance changed since this one last read or wrote them: the whole flush was
+  /// rolled back.
+  case conflicts([PersistenceConflict])
+  /// An entity did not encode to JSON.
+  case unencodable(table: String, id: String, underlying: any Error)
+  /// A stored row no longer decodes as the entity type.
+  case undecodable(table: String, id: String, underlying: any Error)
+  /// The database was closed.
+  case closed
+  /// The server refused a statement (SQLSTATE and message).
+  case server(sqlState: String, message: String)
+  /// Anything else the driver reported.
+  case other(any Error)
+
+  public var description: String {
+    switch self {
+    case .invalidURL(let url): "not a postgres:// URL: \(url)"
+    case .cannotConnect(let host, let port, let underlying):
+      "cannot connect to PostgreSQL at \(host):\(port): \(underlying)"
+    case .authentication(let user, let message): "PostgreSQL refused user \(user): \(message)"
+    case .newerSchema(let unknown):
+      "the database was migrated by a newer app (unknown migrations: \(unknown.joined(separator: ", ")))"
+    case .duplicateMigration(let identifier): "two migrations are named \(identifier)"
+    case .connectionLost(let underlying): "the connection to PostgreSQL was lost: \(underlying)"
+    case .conflicts(let conflicts):
+      "\(conflicts.count) conflict(s): "
+        + conflicts.map(\.description).joined(separator: "; ")
+    case .unencodable(let table, let id, let underlying):
+      "\(table) entity \(id) does not encode: \(underlying)"
+    case .undecodable(let table, let id, let underlying):
+      "\(table) row \(id) does not decode: \(underlying)"
+    case .closed: "the database is closed"
+    case .server(let sqlState, let message): "PostgreSQL error \(sqlState): \(message)"
+    case .other(let error): "\(error)"
+    }
+  }
+
+  /// Classifies a driver error.
+  init(_ error: any Error, host: String = "", port: Int = 0, user: String = "") {
+    if let error = error as? PostgresBackendError {
+      self = error
+      return
+    }
+    if let transaction = error as? PostgresTransactionError {
+      // NB: the transaction wraps what failed inside it; the cause is what the app needs.
+      let cause = transaction.closureError ?? transaction.commitError ?? transaction.beginError
+      self =
+        cause.map { PostgresBackendError($0, host: host, port: port, user: user) } ?? .other(error)
+      return
+    }
+    guard let error = error as? PSQLError else {
+      self = .other(error)
+      return
+    }
+    switch error.code {
+    case .connectionError:
+      self = .cannotConnect(host: host, port: port, underlying: error.underlying ?? error)
+    case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
+      self = .connectionLost(underlying: error.underlying ?? error)
+    case .poolClosed:
+      self = .closed
+    case .authMechanismRequiresPassword, .saslError, .unsupportedAuthMechanism:
+      self = .authentication(user: user, message: "\(error.code)")
+    case .server:
+      let state = error.serverInfo?[.sqlState] ?? ""
+      let message = error.serverInfo?[.message] ?? ""
+      // Class 28: invalid authorization specification (28P01: wrong password).
+      self =
+        state.hasPrefix("28")
+        ? .authentication(user: user, message: message) : .server(sqlState: state, message: message)
+    default:
+      self = .other(error)
+    }
+  }
+}

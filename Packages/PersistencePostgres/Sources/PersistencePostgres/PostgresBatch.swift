@@ -1,0 +1,20 @@
+/// One writer's batch for a ``PostgresBackend``: its rows, encoded, and the table they go to.
+public struct PostgresBatch: Sendable {
+  struct Write: Sendable {
+    let id: String
+    /// The entity's JSON, or why it did not encode (reported when the flush runs).
+    let json: Result<String, any Error>
+    /// Whether the store placed the entity last: it takes a new position.
+    let placedLast: Bool
+  }
+
+  let table: String
+  let quotedName: String
+  let quotedSequence: String
+  let lastWriterWins: Bool
+  let writes: [Write]
+  let deletions: [String]
+
+  /// The number of writes and deletions.
+  public var count: Int { writes.count + deletions.count }
+}

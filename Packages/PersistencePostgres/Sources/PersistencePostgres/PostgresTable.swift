@@ -1,0 +1,142 @@
+import EntityTracking
+import Foundation
+public import Logging
+public import Persistence
+public import PostgresNIO
+
+/// A table holding one `Codable` entity type, one row per entity: the id (as text), the
+/// entity as `jsonb`, a `version` that every write increments (optimistic concurrency), the
+/// instance that wrote it last, and a `position` that keeps the store's order.
+///
+/// ```swift
+/// let cards = PostgresTable<Card>("cards")
+/// let database = try await PostgresBackend(url: url, instance: "web-1", migrations: [
+///   PostgresMigration("v1") { connection in try await cards.create(on: connection) },
+/// ])
+/// ```
+public struct PostgresTable<Entity: Codable & Identifiable & Equatable & Sendable>: Sendable
+where Entity.ID: LosslessStringConvertible & Sendable {
+  /// What a write does to a row another instance changed since this one saw it.
+  public enum ConflictPolicy: Sendable {
+    /// Refuse the flush with ``PostgresBackendError/conflicts(_:)`` (the default).
+    case reject
+    /// Overwrite: the last flush wins. Only when the app asks for it.
+    case lastWriterWins
+  }
+
+  /// The table's name.
+  public let name: String
+  /// What a conflicting write does.
+  public let conflictPolicy: ConflictPolicy
+
+  /// Names the table for `Entity`.
+  ///
+  /// - Parameters:
+  ///   - name: The SQL table's name; it is quoted, so any name works.
+  ///   - conflictPolicy: What a conflicting write does (default: refuse it).
+  public init(_ name: String, conflictPolicy: ConflictPolicy = .reject) {
+    self.name = name
+    self.conflictPolicy = conflictPolicy
+  }
+
+  var quotedName: String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+  private var quotedSequence: String {
+    "\"" + (name + "_position").replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// Creates the table. Call it from a migration.
+  ///
+  /// - Parameters:
+  ///   - connection: The migration's connection (inside its transaction).
+  ///   - logger: Receives the driver's messages about the statements.
+  /// - Throws: The server's error, for instance when the table already exists.
+  public func create(
+    on connection: PostgresConnection,
+    logger: Logger = Logger(label: "ReduxKit.PersistencePostgres")
+  ) async throws {
+    try await connection.query(
+      PostgresQuery(unsafeSQL: "CREATE SEQUENCE \(quotedSequence)"), logger: logger)
+    try await connection.query(
+      PostgresQuery(
+        unsafeSQL: """
+          CREATE TABLE \(quotedName) (
+            id text PRIMARY KEY,
+            data jsonb NOT NULL,
+            version bigint NOT NULL,
+            position bigint NOT NULL DEFAULT nextval('\(quotedSequence)'),
+            updated_by text NOT NULL,
+            updated_at timestamptz NOT NULL DEFAULT now()
+          )
+          """), logger: logger)
+    try await connection.query(
+      PostgresQuery(unsafeSQL: "CREATE INDEX ON \(quotedName) (position)"),
+      logger: logger)
+  }
+
+  /// The rows in store order, with their versions.
+  func load(on connection: PostgresConnection, logger: Logger) async throws -> (
+    store: EntityStore<Entity>, versions: [String: Int64]
+  ) {
+    let rows = try await connection.query(
+      PostgresQuery(
+        unsafeSQL: "SELECT id, version, data::text FROM \(quotedName) ORDER BY position"),
+      logger: logger)
+    let decoder = JSONDecoder()
+    var entities: [Entity] = []
+    var versions: [String: Int64] = [:]
+    for try await (id, version, json) in rows.decode((String, Int64, String).self) {
+      do {
+        entities.append(try decoder.decode(Entity.self, from: Data(json.utf8)))
+      } catch {
+        throw PostgresBackendError.undecodable(table: name, id: id, underlying: error)
+      }
+      versions[id] = version
+    }
+    return (EntityStore(entities), versions)
+  }
+
+  /// Encodes `changes` into the batch a flush commits: what
+  /// `StateWriter(keyPath:table:database:)` hands the database.
+  ///
+  /// - Parameter changes: A writer's changes.
+  /// - Returns: The batch; an entity that does not encode fails the flush that commits it.
+  public func batch(_ changes: EntityChanges<Entity>) -> PostgresBatch {
+    let encoder = JSONEncoder()
+    let placedLast = Set(changes.placedLast.map { "\($0)" })
+    // NB: the rows placed last take new positions after the others, in the store's order.
+    let order = changes.placedLast.enumerated().reduce(into: [String: Int]()) { order, element in
+      order["\(element.element)"] = element.offset
+    }
+    let writes = changes.writes.map { entity in
+      let id = "\(entity.id)"
+      return PostgresBatch.Write(
+        id: id, json: Result { String(decoding: try encoder.encode(entity), as: UTF8.self) },
+        placedLast: placedLast.contains(id))
+    }.enumerated().sorted { lhs, rhs in
+      let left =
+        lhs.element.placedLast ? changes.writes.count + (order[lhs.element.id] ?? 0) : lhs.offset
+      let right =
+        rhs.element.placedLast ? changes.writes.count + (order[rhs.element.id] ?? 0) : rhs.offset
+      return left < right
+    }.map(\.element)
+    return PostgresBatch(
+      table: name, quotedName: quotedName, quotedSequence: quotedSequence,
+      lastWriterWins: conflictPolicy == .lastWriterWins, writes: writes,
+      deletions: changes.deletions.map { "\($0)" })
+  }
+
+  /// Decodes a row's JSON (a conflict's current value, say).
+  ///
+  /// - Parameters:
+  ///   - json: The row's `data`.
+  ///   - id: The row's id, for the error.
+  /// - Returns: The entity.
+  /// - Throws: ``PostgresBackendError/undecodable(table:id:underlying:)``.
+  public func decode(_ json: String, id: String) throws(PostgresBackendError) -> Entity {
+    do {
+      return try JSONDecoder().decode(Entity.self, from: Data(json.utf8))
+    } catch {
+      throw .undecodable(table: name, id: id, underlying: error)
+    }
+  }
+}

@@ -1,0 +1,21 @@
+public import EntityTracking
+public import Persistence
+
+extension StateWriter {
+  /// A writer that persists the `EntityStore` at `keyPath` to `table`, in the store's order,
+  /// each row at the version this instance last saw (see ``PostgresBackend``). In a
+  /// `PersistenceMiddleware(backend: database, …)`, its batch joins the flush's single
+  /// transaction.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the store lives in the state.
+  ///   - table: The table that stores it.
+  ///   - database: The database that holds the table.
+  public convenience init<Entity>(
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>,
+    table: PostgresTable<Entity>,
+    database: PostgresBackend
+  ) {
+    self.init(keyPath: keyPath, backend: database) { table.batch($0) }
+  }
+}
