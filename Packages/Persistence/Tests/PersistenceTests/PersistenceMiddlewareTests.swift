@@ -128,12 +128,7 @@ import Testing
 
   @Test func withABackendEveryWritersBatchIsCommittedInOneTransaction() async throws {
     let backend = CommitRecorder()
-    let persistence = PersistenceMiddleware<AppState>(
-      backend: backend,
-      writers: [
-        backend.writer("tags", \.tags) { $0.id },
-        backend.writer("items", \.items) { "\($0.id)=\($0.name)" },
-      ], clock: ManualClock())
+    let persistence = backend.middleware()
     var state = AppState()
     state.tags.upsert(Tag(id: "red"))
     state.items.upsert(Item(id: 1, name: "a"))
@@ -158,12 +153,7 @@ import Testing
 
   @Test func withABackendAFailedCommitKeepsEveryWritersBatch() async throws {
     let backend = CommitRecorder()
-    let persistence = PersistenceMiddleware<AppState>(
-      backend: backend,
-      writers: [
-        backend.writer("tags", \.tags) { $0.id },
-        backend.writer("items", \.items) { "\($0.id)=\($0.name)" },
-      ], clock: ManualClock())
+    let persistence = backend.middleware()
     var state = AppState()
     state.tags.upsert(Tag(id: "red"))
     state.items.upsert(Item(id: 1, name: "a"))

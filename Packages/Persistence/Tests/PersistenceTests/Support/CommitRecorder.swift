@@ -1,5 +1,6 @@
 import EntityTracking
 import Persistence
+import ReduxCoreTesting
 import Synchronization
 
 /// A backend that records each commit (the writers' batches it received together) and can
@@ -48,5 +49,16 @@ final class CommitRecorder: PersistenceBackend {
         writer: name, writes: changes.writes.map(describe),
         deletions: changes.deletions.map(\.description))
     }
+  }
+
+  /// A middleware on this backend with the two writers of ``AppState`` (tags first).
+  @MainActor
+  func middleware() -> PersistenceMiddleware<AppState> {
+    PersistenceMiddleware(
+      backend: self,
+      writers: [
+        writer("tags", \.tags) { $0.id },
+        writer("items", \.items) { "\($0.id)=\($0.name)" },
+      ], clock: ManualClock())
   }
 }
