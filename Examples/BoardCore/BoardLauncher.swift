@@ -54,7 +54,13 @@ package struct BoardLauncher {
     let session = BoardSession(state: state, persistence: database.persistence, logger: logger)
     await database.persistence.shutdownOnTermination { signal in
       Terminal.restore()
-      try? database.database.close()
+      do {
+        try database.database.close()
+      } catch {
+        // NB: the shutdown has flushed; a close that fails (a statement still running) leaves
+        // the WAL for the next open to checkpoint, but it is not silent.
+        logger.error("board: closing the database failed: \(error)")
+      }
       exit(128 + signal)
     }
     let status = isFullScreen ? await fullScreen(session, logger: logger) : await lines(session)

@@ -18,7 +18,11 @@ extension PersistenceMiddleware {
   ///
   /// ```swift
   /// await persistence.shutdownOnTermination { signal in
-  ///   try? database.close()
+  ///   do {
+  ///     try database.close()
+  ///   } catch {
+  ///     logger.error("closing the database failed: \(error)")
+  ///   }
   ///   exit(128 + signal)
   /// }
   /// ```
