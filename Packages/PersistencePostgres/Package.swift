@@ -12,6 +12,7 @@ let package = Package(
   ],
   dependencies: [
     .package(path: "../Persistence"),
+    .package(path: "../ReduxCore"),
     .package(path: "../EntityTracking"),
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -31,6 +32,7 @@ let package = Package(
       dependencies: [
         "PersistencePostgres",
         .product(name: "Persistence", package: "Persistence"),
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "EntityTracking", package: "EntityTracking"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
       ]

@@ -28,6 +28,26 @@ extension EntityStore {
     }
   }
 
+  /// Deletes the entity with this id without recording a deletion: the hydration counterpart of
+  /// ``merge(from:uniquingIDsWith:)``, for an entity deleted elsewhere (by another instance
+  /// sharing the database, say) that must not be deleted again.
+  ///
+  /// An upsert of the id recorded before cannot stay (the entity it names is gone): it becomes a
+  /// recorded deletion. A deletion recorded before stays.
+  ///
+  /// - Parameter id: The id of the entity to delete.
+  /// - Returns: The deleted entity, if there was one.
+  /// - Complexity: O(1) amortized.
+  @discardableResult
+  public mutating func removeWithoutRecording(_ id: ID) -> Entity? {
+    guard let position = positions.removeValue(forKey: id) else { return nil }
+    let removed = slots[position].take()
+    if logIndexBySlot[position] >= 0 { recordDeletion(id, at: position) }
+    dropTombstones(around: position)
+    compactIfSparse()
+    return removed
+  }
+
   /// Replaces the contents with `source`'s, in `source`'s order, recording the difference as
   /// ordinary changes: what deleting, changing and moving the entities one by one would record.
   /// It is how undo, redo and "revert to saved" put an earlier snapshot back; assigning the

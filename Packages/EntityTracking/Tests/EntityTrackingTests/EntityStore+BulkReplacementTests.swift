@@ -24,6 +24,37 @@ import Testing
     expectInvariants(store)
   }
 
+  @Test func removeWithoutRecordingLeavesNoChangeAndKeepsOthersRecorded() {
+    var store = EntityStore([a, b, c])
+    store.modify(1) { $0.value = 11 }
+    #expect(store.removeWithoutRecording(2) == b)
+    #expect(store.removeWithoutRecording(2) == nil)
+    #expect(store.values == [Item(id: 1, value: 11), c])
+    #expect(store.changes == [.upsert(1)])
+    // The last entity: the tombstones at the end go with it.
+    store.removeWithoutRecording(3)
+    #expect(store.values == [Item(id: 1, value: 11)])
+    #expect(store.changes == [.upsert(1)])
+    expectInvariants(store)
+  }
+
+  @Test func removeWithoutRecordingTurnsARecordedUpsertIntoADeletion() {
+    var store = EntityStore([a, b])
+    store.modify(1) { $0.value = 11 }
+    store.removeWithoutRecording(1)
+    #expect(store.values == [b])
+    #expect(store.changes == [.deletion(1)])
+    expectInvariants(store)
+  }
+
+  @Test func removeWithoutRecordingCompactsLikeRemove() {
+    var store = EntityStore((1...40).map { Item(id: $0, value: $0) })
+    for id in 1...30 { store.removeWithoutRecording(id) }
+    #expect(store.ids == Array(31...40))
+    #expect(store.changes.isEmpty)
+    expectInvariants(store)
+  }
+
   @Test func restoreRecordsTheDifferenceDeletionsFirst() {
     var store = EntityStore([a, b, c])
     let saved = EntityStore([Item(id: 4, value: 40), a, Item(id: 2, value: 0)])

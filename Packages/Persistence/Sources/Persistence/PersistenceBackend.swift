@@ -4,7 +4,7 @@
 ///
 /// A backend says what a writer's batch is to it (``Batch``): PersistenceSQLite's
 /// `SQLiteDatabase` takes the statements to run in its transaction. A writer is bound to a
-/// backend by ``StateWriter/init(keyPath:backend:batch:)``; a middleware created with
+/// backend by ``StateWriter/init(keyPath:backend:batch:drained:)``; a middleware created with
 /// ``PersistenceMiddleware/init(backend:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``
 /// hands that backend the batches of all its writers bound to it, in one ``commit(_:)`` per
 /// flush.

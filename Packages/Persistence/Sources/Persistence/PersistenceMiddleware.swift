@@ -98,7 +98,7 @@ public final class PersistenceMiddleware<State> {
   /// Creates a middleware whose every flush is one transaction of `backend`: after a crash the
   /// database holds all of a flush, across all writers, or none of it.
   ///
-  /// Writers bound to `backend` (``StateWriter/init(keyPath:backend:batch:)``) hand it their
+  /// Writers bound to `backend` (``StateWriter/init(keyPath:backend:batch:drained:)``) hand it their
   /// batches, all in one ``PersistenceBackend/commit(_:)`` per flush; any other writer
   /// persists its own batch first, in registration order, before that commit.
   ///

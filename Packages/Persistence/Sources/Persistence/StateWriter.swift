@@ -61,18 +61,24 @@ public final class StateWriter<State> {
   ///   - backend: The database the writer writes to.
   ///   - batch: Turns a batch of changes into the backend's form (for PersistenceSQLite, the
   ///     statements that write them to a table).
+  ///   - drained: Called after each drain that found changes, with the ids drained, before
+  ///     they wait for a flush: when each change was made. A backend with optimistic
+  ///     concurrency records here the version each change was made against (PersistencePostgres
+  ///     does), since the version it last saw may move on before the flush.
   /// - Complexity: Each drain that writes also walks the end of the store, as with
   ///   ``init(keyPath:persistChanges:)``.
   public init<Entity, Backend: PersistenceBackend>(
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     backend: Backend,
-    batch: @escaping @Sendable (EntityChanges<Entity>) -> Backend.Batch
+    batch: @escaping @Sendable (EntityChanges<Entity>) -> Backend.Batch,
+    drained: (@MainActor (ChangeSet<Entity.ID>) -> Void)? = nil
   ) {
     base = EntityWriter(
       keyPath: keyPath, tracksPlacement: true,
       output: .backend(
         stage: { BackendBatch(batch($0), for: backend) },
-        commit: { try await backend.commit([batch($0)]) }))
+        commit: { try await backend.commit([batch($0)]) }),
+      drained: drained)
   }
 
   /// The number of ids waiting for a flush.
@@ -142,16 +148,19 @@ where Entity.ID: Sendable {
   private let keyPath: WritableKeyPath<State, EntityStore<Entity>>
   private let tracksPlacement: Bool
   private let output: Output
+  private let drained: (@MainActor (ChangeSet<Entity.ID>) -> Void)?
   private var pending = PendingChanges<Entity>()
   /// The next placement number (see ``PendingChanges``): it only grows.
   private var placement = 0
 
   init(
-    keyPath: WritableKeyPath<State, EntityStore<Entity>>, tracksPlacement: Bool, output: Output
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>, tracksPlacement: Bool, output: Output,
+    drained: (@MainActor (ChangeSet<Entity.ID>) -> Void)? = nil
   ) {
     self.keyPath = keyPath
     self.tracksPlacement = tracksPlacement
     self.output = output
+    self.drained = drained
   }
 
   var pendingCount: Int { pending.count }
@@ -184,6 +193,7 @@ where Entity.ID: Sendable {
     let placedLast = tracksPlacement ? store.offsetsPlacedLast(among: writes) : []
     pending.record(
       upserts: writes, deletions: deletions, placedLast: placedLast, placement: &placement)
+    drained?(changes)
     return true
   }
 

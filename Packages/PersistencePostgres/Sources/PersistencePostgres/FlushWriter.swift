@@ -29,6 +29,10 @@ struct FlushOutcome: Sendable {
         WITH ORDINALITY AS u(t, id, v, op, n)
       ORDER BY u.n
       """, logger: logger)
+    // NB: delivered at commit, to the instances listening: a wake-up only (the feed reads
+    // the log), so the payload is just the writer's name.
+    try await connection.query(
+      "SELECT pg_notify(\(ChangeFeed.channel), \(origin))", logger: logger)
   }
 }
 
@@ -40,10 +44,11 @@ struct FlushWriter {
   let connection: PostgresConnection
   let instance: String
   let logger: Logger
-  /// The version this instance last saw, per id.
-  let versions: [String: Int64]
-  /// Ids whose conflict was resolved for the server's row: their change is dropped.
-  let dropped: [String: Int64?]
+  /// The version each change was made against, and the changes dropped.
+  let bases: VersionBook.FlushBases
+
+  private var versions: [String: Int64] { bases.versions }
+  private var dropped: [String: Int64?] { bases.dropped }
 
   private var table: String { batch.quotedName }
 

@@ -39,13 +39,13 @@ public final class PostgresBackend: PersistenceBackend {
 
   /// This instance's name, recorded with every row and change it writes.
   public let instance: String
-  private let client: PostgresClient
+  let client: PostgresClient
+  /// How to open a connection of its own (the change feed's listening connection).
+  let configuration: PostgresConnection.Configuration
   private let run: Task<Void, Never>
-  private let logger: Logger
-  /// Per table, per id: the version this instance last loaded or wrote.
-  private let versions = Mutex<[String: [String: Int64]]>([:])
-  /// Per table, per id: conflicts resolved in favour of the server's row, at that version.
-  private let discarded = Mutex<[String: [String: Int64?]]>([:])
+  let logger: Logger
+  let book = VersionBook()
+  private let recorder = MetricsRecorder()
   private let isClosed = Mutex(false)
 
   /// Opens the database at `url` (`postgres://user:password@host:port/database`), checks that
@@ -90,6 +90,7 @@ public final class PostgresBackend: PersistenceBackend {
     }
     self.instance = instance
     self.logger = logger
+    self.configuration = connection
     let client = PostgresClient(
       configuration: PostgresClient.Configuration(
         host: host, port: port, username: user, password: components.password,
@@ -116,7 +117,7 @@ public final class PostgresBackend: PersistenceBackend {
     run.cancel()
   }
 
-  private func checkOpen() throws(PostgresBackendError) {
+  func checkOpen() throws(PostgresBackendError) {
     if isClosed.withLock({ $0 }) { throw .closed }
   }
 
@@ -154,7 +155,8 @@ public final class PostgresBackend: PersistenceBackend {
           entity_id text NOT NULL,
           version bigint NOT NULL,
           op text NOT NULL,
-          origin text NOT NULL)
+          origin text NOT NULL,
+          written_at timestamptz NOT NULL DEFAULT clock_timestamp())
         """, logger: logger)
       try await connection.query(
         "CREATE INDEX IF NOT EXISTS reduxkit_changes_txid ON reduxkit_changes (txid, seq)",
@@ -192,7 +194,7 @@ public final class PostgresBackend: PersistenceBackend {
     let (store, loaded) = try await transaction { connection in
       try await table.load(on: connection, logger: logger)
     }
-    versions.withLock { $0[table.name] = loaded }
+    book.loaded(table.name, versions: loaded)
     return store
   }
 
@@ -223,28 +225,9 @@ public final class PostgresBackend: PersistenceBackend {
   public func changes(
     after cursor: ChangeFeedCursor
   ) async throws(PostgresBackendError) -> (records: [ChangeRecord], next: ChangeFeedCursor) {
-    try await transaction { connection in
-      let rows = try await connection.query(
-        """
-        WITH bound AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
-        SELECT bound.xmin::text, c.seq, c.table_name, c.entity_id, c.version, c.op, c.origin
-        FROM bound LEFT JOIN reduxkit_changes c
-          ON c.txid >= \(cursor.xmin)::text::xid8 AND c.txid < bound.xmin
-        ORDER BY c.txid, c.seq
-        """, logger: logger)
-      var records: [ChangeRecord] = []
-      var next = cursor
-      for try await (xmin, seq, table, id, version, op, origin) in rows.decode(
-        (String, Int64?, String?, String?, Int64?, String?, String?).self)
-      {
-        next = ChangeFeedCursor(xmin: xmin)
-        guard let seq, let table, let id, let version, let op, let origin else { continue }
-        records.append(
-          ChangeRecord(
-            sequence: seq, table: table, id: id, version: version, isDeletion: op == "delete",
-            origin: origin))
-      }
-      return (records, next)
+    let logger = logger
+    return try await transaction { connection in
+      try await ChangeFeed.read(after: cursor, on: connection, logger: logger)
     }
   }
 
@@ -267,10 +250,8 @@ public final class PostgresBackend: PersistenceBackend {
   ///   - resolution: Whose change stands.
   public func resolve(_ conflict: PersistenceConflict, keeping resolution: Resolution) {
     switch resolution {
-    case .mine:
-      versions.withLock { $0[conflict.table, default: [:]][conflict.id] = conflict.currentVersion }
-    case .theirs:
-      discarded.withLock { $0[conflict.table, default: [:]][conflict.id] = conflict.currentVersion }
+    case .mine: book.overwrite(conflict.table, id: conflict.id, at: conflict.currentVersion)
+    case .theirs: book.drop(conflict.table, id: conflict.id, at: conflict.currentVersion)
     }
   }
 
@@ -285,36 +266,47 @@ public final class PostgresBackend: PersistenceBackend {
   ///   ``PostgresBackendError/unencodable(table:id:underlying:)``, ``PostgresBackendError/closed``.
   public func commit(_ batches: [PostgresBatch]) async throws {
     guard !batches.isEmpty else { return }
-    let known = versions.withLock { $0 }
-    let dropped = discarded.withLock { $0 }
+    var bases: [String: VersionBook.FlushBases] = [:]
+    for batch in batches {
+      bases[batch.table] = book.bases(
+        batch.table, ids: batch.writes.lazy.map(\.id) + batch.deletions)
+    }
     let instance = instance
     let logger = logger
-    let outcome = try await transaction { connection in
-      var outcome = FlushOutcome()
-      for batch in batches {
-        try await FlushWriter(
-          batch: batch, connection: connection, instance: instance, logger: logger,
-          versions: known[batch.table] ?? [:], dropped: dropped[batch.table] ?? [:]
-        ).write(into: &outcome)
+    let started = ContinuousClock.now
+    let outcome: FlushOutcome
+    do {
+      outcome = try await transaction { [bases] connection in
+        var outcome = FlushOutcome()
+        for batch in batches {
+          try await FlushWriter(
+            batch: batch, connection: connection, instance: instance, logger: logger,
+            bases: bases[batch.table] ?? VersionBook.FlushBases()
+          ).write(into: &outcome)
+        }
+        guard outcome.conflicts.isEmpty else {
+          throw PostgresBackendError.conflicts(outcome.conflicts)
+        }
+        try await outcome.appendLog(on: connection, origin: instance, logger: logger)
+        return outcome
       }
-      guard outcome.conflicts.isEmpty else {
-        throw PostgresBackendError.conflicts(outcome.conflicts)
-      }
-      try await outcome.appendLog(on: connection, origin: instance, logger: logger)
-      return outcome
+    } catch {
+      recorder.flushFailed(error)
+      throw error
     }
-    versions.withLock { versions in
-      for change in outcome.log {
-        versions[change.table, default: [:]][change.id] = change.isDeletion ? nil : change.version
-      }
-      for (table, ids) in dropped {
-        for (id, version) in ids { versions[table, default: [:]][id] = version }
-      }
-    }
-    discarded.withLock { discarded in
-      for (table, ids) in dropped {
-        for id in ids.keys { discarded[table]?[id] = nil }
-      }
-    }
+    recorder.flushCommitted(latency: ContinuousClock.now - started)
+    book.committed(outcome.log, batches: batches, dropped: bases)
+  }
+
+  /// What this database did so far, for an operator: flushes and their latency, conflicts, the
+  /// change feed's lag and reconnections.
+  public var metrics: PostgresMetrics { recorder.snapshot }
+
+  func recordFeedRead(delivered: Int, lag: Duration) {
+    recorder.feedRead(delivered: delivered, lag: lag)
+  }
+
+  func recordFeedReconnect() {
+    recorder.feedReconnected()
   }
 }

@@ -36,12 +36,13 @@ public enum PostgresBackendError: Error, CustomStringConvertible {
     switch self {
     case .invalidURL(let url): "not a postgres:// URL: \(url)"
     case .cannotConnect(let host, let port, let underlying):
-      "cannot connect to PostgreSQL at \(host):\(port): \(underlying)"
+      "cannot connect to PostgreSQL at \(host):\(port): \(Self.describe(underlying))"
     case .authentication(let user, let message): "PostgreSQL refused user \(user): \(message)"
     case .newerSchema(let unknown):
       "the database was migrated by a newer app (unknown migrations: \(unknown.joined(separator: ", ")))"
     case .duplicateMigration(let identifier): "two migrations are named \(identifier)"
-    case .connectionLost(let underlying): "the connection to PostgreSQL was lost: \(underlying)"
+    case .connectionLost(let underlying):
+      "the connection to PostgreSQL was lost: \(Self.describe(underlying))"
     case .conflicts(let conflicts):
       "\(conflicts.count) conflict(s): "
         + conflicts.map(\.description).joined(separator: "; ")
@@ -53,6 +54,15 @@ public enum PostgresBackendError: Error, CustomStringConvertible {
     case .server(let sqlState, let message): "PostgreSQL error \(sqlState): \(message)"
     case .other(let error): "\(error)"
     }
+  }
+
+  /// NB: a `PSQLError` describes itself with a placeholder (so as not to leak a query's data);
+  /// its code and the server's message are what an operator needs, and leak nothing.
+  private static func describe(_ error: any Error) -> String {
+    guard let error = error as? PSQLError else { return "\(error)" }
+    let message = error.serverInfo?[.message].map { ": " + $0 } ?? ""
+    let cause = error.underlying.map { " (\($0))" } ?? ""
+    return "\(error.code)\(message)\(cause)"
   }
 
   /// Classifies a driver error.
@@ -84,10 +94,16 @@ public enum PostgresBackendError: Error, CustomStringConvertible {
     case .server:
       let state = error.serverInfo?[.sqlState] ?? ""
       let message = error.serverInfo?[.message] ?? ""
-      // Class 28: invalid authorization specification (28P01: wrong password).
+      // Class 28: invalid authorization specification (28P01: wrong password). 57P01-03: the
+      // server is shutting down or terminated this session (pg_terminate_backend).
       self =
-        state.hasPrefix("28")
-        ? .authentication(user: user, message: message) : .server(sqlState: state, message: message)
+        if state.hasPrefix("28") {
+          .authentication(user: user, message: message)
+        } else if state.hasPrefix("57P0") {
+          .connectionLost(underlying: error)
+        } else {
+          .server(sqlState: state, message: message)
+        }
     default:
       self = .other(error)
     }

@@ -95,6 +95,58 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     return (EntityStore(entities), versions)
   }
 
+  /// The current rows of the ids `records` name, as remote changes: one per row, in the
+  /// order of its last record; a row gone since is a deletion, a row changed again since is
+  /// delivered at its newer version.
+  func remoteChanges(
+    _ records: [ChangeRecord], on connection: PostgresConnection, book: VersionBook,
+    instance: String, logger: Logger
+  ) async throws -> RemoteChanges<Entity> {
+    var seen = Set<String>()
+    var latest: [ChangeRecord] = []
+    for record in records.reversed() where seen.insert(record.id).inserted {
+      latest.append(record)
+    }
+    latest.reverse()
+    var bindings = PostgresBindings()
+    bindings.append(latest.map(\.id))
+    let rows = try await connection.query(
+      PostgresQuery(
+        unsafeSQL:
+          "SELECT id, version, updated_by, data::text FROM \(quotedName) WHERE id = ANY($1::text[])",
+        binds: bindings), logger: logger)
+    var current: [String: (version: Int64, origin: String, json: String)] = [:]
+    for try await (id, version, origin, json) in rows.decode((String, Int64, String, String).self) {
+      current[id] = (version, origin, json)
+    }
+    var changes: [RemoteChanges<Entity>.Change] = []
+    changes.reserveCapacity(latest.count)
+    for record in latest {
+      let key = record.id
+      guard let id = Entity.ID(key) else {
+        logger.error(
+          "change feed: a row's id does not parse as the entity's id; skipped",
+          metadata: ["table": "\(name)", "id": "\(key)"])
+        continue
+      }
+      guard let row = current[key] else {
+        changes.append(.init(id: id, entity: nil, version: record.version, origin: record.origin))
+        continue
+      }
+      do {
+        changes.append(
+          .init(
+            id: id, entity: try decode(row.json, id: key), version: row.version,
+            origin: row.origin))
+      } catch {
+        logger.error(
+          "change feed: a row does not decode; skipped",
+          metadata: ["table": "\(name)", "id": "\(key)", "error": "\(error)"])
+      }
+    }
+    return RemoteChanges(table: name, changes: changes, book: book)
+  }
+
   /// Encodes `changes` into the batch a flush commits: what
   /// `StateWriter(keyPath:table:database:)` hands the database.
   ///

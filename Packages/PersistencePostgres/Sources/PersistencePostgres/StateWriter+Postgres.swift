@@ -16,6 +16,9 @@ extension StateWriter {
     table: PostgresTable<Entity>,
     database: PostgresBackend
   ) {
-    self.init(keyPath: keyPath, backend: database) { table.batch($0) }
+    let book = database.book
+    self.init(
+      keyPath: keyPath, backend: database, batch: { table.batch($0) },
+      drained: { changes in book.queued(table.name, ids: changes.lazy.map { "\($0.id)" }) })
   }
 }

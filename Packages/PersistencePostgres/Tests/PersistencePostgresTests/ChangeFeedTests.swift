@@ -1,0 +1,264 @@
+import EntityTracking
+import Foundation
+import Persistence
+import PersistencePostgres
+import PostgresNIO
+import ReduxCoreTesting
+import Testing
+
+/// The change feed between instances, against a real server: other instances' flushes arrive
+/// as remote changes that are not written back, a remote change never hides a local one, and
+/// the feed survives a lost notification and a lost connection.
+@MainActor
+@Suite(.enabled(if: TestServer.isAvailable, TestServer.skipReason), .serialized)
+struct ChangeFeedTests {
+  /// One app instance: its database, its state, its middleware and its feed.
+  @MainActor
+  final class Instance {
+    let database: PostgresBackend
+    var board: Board
+    let persistence: PersistenceMiddleware<Board>
+    let feed: ChangeFeed
+    let deliveries: Deliveries<Card>
+    private var following: Task<Void, Never>?
+
+    init(_ url: String, as name: String, clock: any Clock<Duration> = ContinuousClock())
+      async throws
+    {
+      database = try await openBoard(url, as: name)
+      let cursor = try await database.feedCursor()
+      board = Board(
+        columns: try await database.load(columnTable), cards: try await database.load(cardTable))
+      persistence = PersistenceMiddleware(
+        backend: database,
+        writers: [
+          StateWriter(keyPath: \.columns, table: columnTable, database: database),
+          StateWriter(keyPath: \.cards, table: cardTable, database: database),
+        ],
+        // NB: flushes only when the test says so: no debounce timer flushes behind its back.
+        clock: ManualClock())
+      feed = database.changeFeed(from: cursor, pollInterval: .seconds(1), clock: clock)
+      deliveries = Deliveries()
+      feed.subscribe(cardTable) { [deliveries] in deliveries.yield($0) }
+      following = Task { [feed] in await feed.run() }
+    }
+
+    /// What a reducer does with an action: edit, then the middleware drains.
+    func edit(_ body: (inout Board) -> Void) {
+      body(&board)
+      persistence.afterReduce(state: &board)
+    }
+
+    /// Waits for the next delivery and applies it as the reducer of a remote action would.
+    @discardableResult
+    func applyNext() async throws -> (changes: RemoteChanges<Card>, heldBack: [Int]) {
+      let changes = try await deliveries.next()
+      var heldBack: [Int] = []
+      edit { heldBack = $0.cards.apply(changes) }
+      return (changes, heldBack)
+    }
+
+    func close() async throws {
+      following?.cancel()
+      try await persistence.shutdown()
+      database.close()
+    }
+  }
+
+  @Test func anotherInstancesFlushArrivesAsRemoteChangesAndIsNotWrittenBack() async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await Instance(url, as: "a")
+    let b = try await Instance(url, as: "b")
+
+    a.edit { $0.cards.upsert(contentsOf: [Card(id: 1, title: "one"), Card(id: 2, title: "two")]) }
+    try await a.persistence.flush()
+    let (changes, heldBack) = try await b.applyNext()
+    #expect(changes.changes.map(\.origin) == ["a", "a"])
+    #expect(changes.changes.map(\.version) == [1, 1])
+    #expect(heldBack.isEmpty)
+    #expect(b.board.cards == a.board.cards)
+    #expect(b.persistence.status.pendingCount == 0)  // hydrated: nothing to write back
+
+    a.edit { $0.cards.remove(1) }
+    try await a.persistence.flush()
+    try await b.applyNext()
+    #expect(b.board.cards.ids == [2])
+    #expect(b.persistence.status.pendingCount == 0)
+
+    // A's feed delivers B's change, never A's own.
+    b.edit { $0.cards.modify(2) { $0.title = "two, by b" } }
+    try await b.persistence.flush()
+    let atA = try await a.applyNext()
+    #expect(atA.changes.changes.map(\.origin) == ["b"])
+    #expect(a.board.cards == b.board.cards)
+    #expect(a.database.metrics.remoteChanges == 1)
+    #expect(b.database.metrics.remoteChanges == 3)
+    #expect(b.database.metrics.feedLag != nil)
+    #expect(try await TestServer.rowVersions(url, table: "cards") == ["2": 2])
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aRemoteChangeNeverHidesALocalEditWaitingForItsFlush() async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await Instance(url, as: "a")
+    let b = try await Instance(url, as: "b")
+    a.edit { $0.cards.upsert(Card(id: 1, title: "original")) }
+    try await a.persistence.flush()
+    try await b.applyNext()
+
+    // B edits (drained, waiting for its flush); then A's edit of the same card arrives.
+    b.edit { $0.cards.modify(1) { $0.title = "B's title" } }
+    a.edit { $0.cards.modify(1) { $0.title = "A's title" } }
+    try await a.persistence.flush()
+    let (_, heldBack) = try await b.applyNext()
+    #expect(heldBack == [1])
+    #expect(b.board.cards[1]?.title == "B's title")  // the local edit stays in view
+
+    // B's edit was made against version 1: its flush is a conflict, not an overwrite.
+    let conflicts = await conflictsOf { try await b.persistence.flush() }
+    #expect(conflicts.map(\.expectedVersion) == [1])
+    #expect(conflicts.map(\.currentVersion) == [2])
+    #expect(try await a.database.load(cardTable)[1]?.title == "A's title")
+    #expect(b.database.metrics.conflicts >= 1)
+
+    // B keeps its edit on purpose: written over A's, and A's feed brings it back.
+    b.database.resolve(try #require(conflicts.first), keeping: .mine)
+    try await b.persistence.flush()
+    try await a.applyNext()
+    #expect(a.board.cards[1]?.title == "B's title")
+    #expect(try await TestServer.rowVersions(url, table: "cards") == ["1": 3])
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aLocalEditAfterARemoteChangeIsBasedOnIt() async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await Instance(url, as: "a")
+    let b = try await Instance(url, as: "b")
+    a.edit { $0.cards.upsert(Card(id: 1, title: "original")) }
+    try await a.persistence.flush()
+    try await b.applyNext()
+    a.edit { $0.cards.modify(1) { $0.title = "A's title" } }
+    try await a.persistence.flush()
+    try await b.applyNext()
+
+    b.edit { $0.cards.modify(1) { $0.title = "B's title, after A's" } }
+    try await b.persistence.flush()  // no conflict: B saw version 2
+    #expect(try await TestServer.rowVersions(url, table: "cards") == ["1": 3])
+    try await a.applyNext()
+    #expect(a.board.cards[1]?.title == "B's title, after A's")
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aLostNotificationIsFoundByThePoll() async throws {
+    let url = try await TestServer.makeDatabase()
+    let clock = ManualClock()
+    let b = try await Instance(url, as: "b", clock: clock)
+    let a = try await Instance(url, as: "a")
+    a.edit { $0.cards.upsert(Card(id: 1, title: "notified")) }
+    try await a.persistence.flush()
+    try await b.applyNext()  // listening, caught up
+    await clock.waitForSleepers()  // the poll's timer
+
+    // A change written without NOTIFY: only the poll finds it.
+    try await TestServer.admin(url) { connection in
+      try await connection.query(
+        """
+        INSERT INTO cards (id, data, version, updated_by)
+        VALUES ('7', '{"id": 7, "title": "silent", "score": 0}', 1, 'script')
+        """, logger: TestServer.quiet)
+      try await connection.query(
+        """
+        INSERT INTO reduxkit_changes (table_name, entity_id, version, op, origin)
+        VALUES ('cards', '7', 1, 'write', 'script')
+        """, logger: TestServer.quiet)
+    }
+    await clock.advance(by: .seconds(1))
+    let (changes, _) = try await b.applyNext()
+    #expect(changes.changes.map(\.origin) == ["script"])
+    #expect(b.board.cards[7]?.title == "silent")
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aKilledListeningConnectionReconnectsAndCatchesUp() async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await Instance(url, as: "a")
+    let b = try await Instance(url, as: "b")
+    a.edit { $0.cards.upsert(Card(id: 1, title: "before")) }
+    try await a.persistence.flush()
+    try await b.applyNext()
+
+    let killed = try await TestServer.terminate(url, applicationName: "reduxkit-feed-b")
+    #expect(killed == 1)
+    a.edit { $0.cards.upsert(Card(id: 2, title: "while b reconnects")) }
+    try await a.persistence.flush()
+    try await b.applyNext()
+    #expect(b.board.cards == a.board.cards)
+    #expect(b.database.metrics.feedReconnects >= 1)
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aConnectionLostMidFlushKeepsTheChangesPendingForTheRetry() async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await Instance(url, as: "a")
+    a.edit { $0.cards.upsert(Card(id: 1, title: "original")) }
+    try await a.persistence.flush()
+
+    a.edit { $0.cards.modify(1) { $0.title = "edited" } }
+    // A lock holds the flush inside its transaction; then its session is terminated.
+    let failure = try await TestServer.admin(url) { lock in
+      try await lock.query("BEGIN", logger: TestServer.quiet)
+      try await lock.query("SELECT * FROM cards FOR UPDATE", logger: TestServer.quiet)
+      let flushing = Task { try await a.persistence.flush() }
+      let killed = try await TestServer.terminateWhenWaitingForLock(url)
+      #expect(killed == 1)
+      try await lock.query("ROLLBACK", logger: TestServer.quiet)
+      let failure = await flushing.result
+      guard case .failure(let error) = failure else { return nil as String? }
+      return "\(error)"
+    }
+    #expect(failure?.contains("connection to PostgreSQL was lost") == true)
+    #expect(a.persistence.status.pendingCount == 1)
+    try await a.persistence.flush()  // the retry, on a new connection
+    #expect(try await a.database.load(cardTable)[1]?.title == "edited")
+    try await a.close()
+  }
+}
+
+/// Collects what a feed delivers, for a test to await one by one.
+final class Deliveries<Entity: Codable & Identifiable & Equatable & Sendable>: Sendable
+where Entity.ID: LosslessStringConvertible & Sendable {
+  private let stream: AsyncStream<RemoteChanges<Entity>>
+  private let continuation: AsyncStream<RemoteChanges<Entity>>.Continuation
+
+  init() {
+    (stream, continuation) = AsyncStream.makeStream()
+  }
+
+  func yield(_ changes: RemoteChanges<Entity>) {
+    continuation.yield(changes)
+  }
+
+  /// The next delivery; fails after 30 s (the bound on convergence, not a wait for it).
+  func next() async throws -> RemoteChanges<Entity> {
+    let stream = stream
+    return try await withThrowingTaskGroup { group in
+      group.addTask {
+        for await changes in stream { return changes }
+        throw CancellationError()
+      }
+      group.addTask {
+        try await Task.sleep(for: .seconds(30))
+        throw DeliveryTimeout()
+      }
+      defer { group.cancelAll() }
+      return try #require(try await group.next())
+    }
+  }
+
+  struct DeliveryTimeout: Error {}
+}
