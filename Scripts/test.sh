@@ -53,6 +53,10 @@ done
 
 run_tests "ReduxKit (root)" --package-path "$root"
 
+# The board's HTTP server (a package of its own: Hummingbird and postgres-nio): its API on
+# SQLite, and three instances over one PostgreSQL database when the server is there.
+run_tests "Examples/BoardServer" --package-path "$root/Examples/BoardServer"
+
 # The board end to end in a real terminal (tmux), as a person uses it.
 echo "==> board: end to end through tmux"
 set +e

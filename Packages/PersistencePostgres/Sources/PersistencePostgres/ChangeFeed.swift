@@ -64,10 +64,12 @@ public final class ChangeFeed: Sendable {
   /// - Parameters:
   ///   - table: The table to follow.
   ///   - deliver: Receives each read's changes to the table, in commit order, one change per
-  ///     row (its latest). Dispatch them to the store.
+  ///     row (its latest). Dispatch them to the store; the feed reads on once it returns (await
+  ///     `dispatchWithResult`, so that a full queue holds the feed back rather than losing
+  ///     them).
   public func subscribe<Entity>(
     _ table: PostgresTable<Entity>,
-    deliver: @escaping @Sendable (RemoteChanges<Entity>) -> Void
+    deliver: @escaping @Sendable (RemoteChanges<Entity>) async -> Void
   ) {
     let database = database
     let logger = logger
@@ -79,7 +81,7 @@ public final class ChangeFeed: Sendable {
       // NB: counted before the delivery, so that whoever receives them sees them counted.
       database.recordFeedRead(
         delivered: changes.changes.count, lag: records.lazy.map(\.waited).max() ?? .zero)
-      deliver(changes)
+      await deliver(changes)
     }
     state.withLock { $0.subscriptions[table.name] = subscription }
   }

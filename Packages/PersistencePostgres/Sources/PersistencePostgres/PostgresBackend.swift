@@ -127,10 +127,22 @@ public final class PostgresBackend: PersistenceBackend {
   ) async throws(PostgresBackendError) -> Result {
     try checkOpen()
     do {
-      return try await client.withTransaction(logger: logger) { connection in
-        try await body(connection)
+      let tid = UUID().uuidString.prefix(8)
+      debugTrace("\(tid) tx start")
+      let r = try await client.withTransaction(logger: logger) { connection in
+        do {
+          return try await body(connection)
+        } catch {
+          debugTrace(
+            "\(tid) body threw: \(String(reflecting: error).prefix(300)); isClosed=\(connection.isClosed)"
+          )
+          throw error
+        }
       }
+      debugTrace("\(tid) tx ok")
+      return r
     } catch {
+      debugTrace("tx threw \(String(reflecting: error).prefix(200))")
       throw PostgresBackendError(error)
     }
   }
@@ -255,6 +267,35 @@ public final class PostgresBackend: PersistenceBackend {
     }
   }
 
+  /// Resolves `conflicts` for the server's rows (as ``resolve(_:keeping:)`` with `.theirs`)
+  /// and returns those rows of `table`, for the state: dispatch them and apply them with
+  /// `EntityStore.apply(_:)`, as the feed's changes. The next flush drops the local changes.
+  ///
+  /// - Parameters:
+  ///   - conflicts: Conflicts a flush reported; those of other tables are left alone.
+  ///   - table: The table whose conflicts to resolve.
+  /// - Returns: The server's rows (a deletion where the server deleted the row).
+  /// - Throws: ``PostgresBackendError/undecodable(table:id:underlying:)`` when a server row
+  ///   does not decode; nothing is resolved then.
+  public func keepTheirs<Entity>(
+    _ conflicts: [PersistenceConflict], in table: PostgresTable<Entity>
+  ) throws(PostgresBackendError) -> RemoteChanges<Entity> {
+    var changes: [RemoteChanges<Entity>.Change] = []
+    let ofTable = conflicts.filter { $0.table == table.name }
+    for conflict in ofTable {
+      guard let id = Entity.ID(conflict.id) else { continue }
+      let entity = try conflict.currentJSON.map { json throws(PostgresBackendError) in
+        try table.decode(json, id: conflict.id)
+      }
+      changes.append(
+        .init(id: id, entity: entity, version: conflict.currentVersion ?? 0, origin: "server"))
+    }
+    for conflict in ofTable { resolve(conflict, keeping: .theirs) }
+    var remote = RemoteChanges(table: table.name, changes: changes, book: book)
+    remote.resolvesConflicts = true
+    return remote
+  }
+
   // MARK: - Writing
 
   /// Commits every writer's batch of a flush in one transaction, each row at the version this
@@ -308,5 +349,14 @@ public final class PostgresBackend: PersistenceBackend {
 
   func recordFeedReconnect() {
     recorder.feedReconnected()
+  }
+}
+
+// DEBUG-HANG (temporary)
+func debugTrace(_ message: String) {
+  let line = "\(Date().timeIntervalSince1970) \(message)\n"
+  if let f = fopen("/tmp/hangdiag/trace.\(getpid()).log", "a") {
+    fputs(line, f)
+    fclose(f)
   }
 }

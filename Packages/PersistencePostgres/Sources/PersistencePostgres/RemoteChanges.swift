@@ -7,10 +7,11 @@ public import EntityTracking
 /// enum AppAction { case cardsChanged(RemoteChanges<Card>), … }
 /// case .cardsChanged(let changes): state.cards.apply(changes)
 /// ```
-public struct RemoteChanges<Entity: Codable & Identifiable & Equatable & Sendable>: Sendable
+public struct RemoteChanges<Entity: Codable & Identifiable & Equatable & Sendable>: Sendable,
+  Equatable
 where Entity.ID: LosslessStringConvertible & Sendable {
   /// One row's change: its latest value, or its deletion.
-  public struct Change: Sendable {
+  public struct Change: Sendable, Equatable {
     /// The entity's id.
     public let id: Entity.ID
     /// The row's value, or `nil` when it was deleted.
@@ -26,6 +27,13 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// The changes, in commit order, one per row.
   public let changes: [Change]
   let book: VersionBook
+  /// Whether they are the server's rows of resolved conflicts: applied whatever the versions.
+  var resolvesConflicts = false
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.table == rhs.table && lhs.changes == rhs.changes
+      && lhs.resolvesConflicts == rhs.resolvesConflicts
+  }
 }
 
 extension EntityStore
@@ -45,7 +53,14 @@ where Entity: Codable, Entity.ID: LosslessStringConvertible {
   public mutating func apply(_ remote: RemoteChanges<Entity>) -> [Entity.ID] {
     var heldBack: [Entity.ID] = []
     var written: [Entity] = []
-    for change in remote.changes {
+    for change in remote.changes where remote.resolvesConflicts {
+      if let entity = change.entity {
+        written.append(entity)
+      } else {
+        removeWithoutRecording(change.id)
+      }
+    }
+    for change in remote.changes where !remote.resolvesConflicts {
       let verdict = remote.book.applyRemote(
         remote.table, id: "\(change.id)", version: change.version,
         isDeletion: change.entity == nil)

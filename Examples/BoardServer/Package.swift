@@ -1,0 +1,72 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+// NB: a package of its own, not a product of the umbrella package: Hummingbird and postgres-nio
+// take minutes to build, which the terminal examples and the sanitizer runs should not pay.
+let package = Package(
+  name: "BoardServer",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "board-server", targets: ["BoardServer"])
+  ],
+  dependencies: [
+    .package(path: "../../Packages/ReduxCore"),
+    .package(path: "../../Packages/EntityTracking"),
+    .package(path: "../../Packages/Persistence"),
+    .package(path: "../../Packages/PersistencePostgres"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+  ],
+  targets: [
+    // The server apart from its command line: the tests run several instances in one process.
+    .target(
+      name: "BoardServerCore",
+      dependencies: [
+        .product(name: "ReduxCore", package: "ReduxCore"),
+        .product(name: "EntityTracking", package: "EntityTracking"),
+        .product(name: "Persistence", package: "Persistence"),
+        .product(name: "PersistenceSQLite", package: "Persistence"),
+        .product(name: "PersistencePostgres", package: "PersistencePostgres"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .executableTarget(
+      name: "BoardServer",
+      dependencies: [
+        "BoardServerCore",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(
+      name: "BoardServerTests",
+      dependencies: [
+        "BoardServerCore",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "PersistencePostgres", package: "PersistencePostgres"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// MARK: - Shared settings (identical in every manifest; Scripts/check.sh verifies)
+
+for target in package.targets {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("InternalImportsByDefault"),
+      .enableUpcomingFeature("MemberImportVisibility"),
+      .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+      .enableUpcomingFeature("InferIsolatedConformances"),
+    ]
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import BoardServerCore
+import Foundation
+import Hummingbird
+import Logging
+
+/// `board-server`: the board's HTTP API, on PostgreSQL when `DATABASE_URL` is set (several
+/// instances share it), on a SQLite file otherwise.
+@main
+struct BoardServerCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "board-server",
+    abstract: "Serves the board's columns and cards as an HTTP JSON API.")
+
+  @Option(help: "The address to listen on.")
+  var host = "127.0.0.1"
+
+  @Option(help: "The port to listen on.")
+  var port = 8080
+
+  @Option(help: "This instance's name among those sharing DATABASE_URL.")
+  var instance = ProcessInfo.processInfo.hostName + "-\(ProcessInfo.processInfo.processIdentifier)"
+
+  @Option(help: "The SQLite file, when DATABASE_URL is not set.")
+  var sqlite = "board-server.sqlite"
+
+  func run() async throws {
+    let logger = Logger(label: "ReduxKit.BoardServer")
+    let database: BoardDatabase =
+      if let url = ProcessInfo.processInfo.environment["DATABASE_URL"] {
+        .postgres(url: url, instance: instance)
+      } else {
+        .sqlite(path: sqlite)
+      }
+    let service = try await BoardService.open(database, logger: logger)
+    let app = Application(
+      router: makeBoardRouter(service),
+      configuration: .init(address: .hostname(host, port: port), serverName: "board-server"),
+      logger: logger)
+    do {
+      try await app.runService()
+    } catch {
+      try await service.shutdown()
+      throw error
+    }
+    try await service.shutdown()
+  }
+}

@@ -1,0 +1,270 @@
+import EntityTracking
+import Foundation
+public import Logging
+import Persistence
+import PersistencePostgres
+import PersistenceSQLite
+public import ReduxCore
+
+/// Where the board is stored.
+public enum BoardDatabase: Sendable {
+  /// PostgreSQL, shared with the other instances (`DATABASE_URL`); `instance` names this one.
+  case postgres(url: String, instance: String)
+  /// A SQLite file: the embedded default, for one instance.
+  case sqlite(path: String)
+}
+
+/// Why a request's write did not happen, or did not last.
+public enum BoardError: Error, Equatable, Sendable {
+  case notFound
+  /// The write named another revision than the current one (`current`, `nil` if deleted).
+  case preconditionFailed(current: Int?)
+  /// The write was refused: another instance changed the row first. The server's row is now
+  /// in this instance's state.
+  case conflict
+  case invalid(String)
+  /// The database failed; the change stays pending and is retried.
+  case notPersisted(String)
+}
+
+/// The board's store, its persistence and, on PostgreSQL, the change feed from the other
+/// instances. Every request's write is committed before it is answered, one at a time, so
+/// that a conflict is the answer of the request that caused it.
+@MainActor
+public final class BoardService {
+  public let store: Store<BoardState, BoardAction>
+  public let instance: String
+  let persistence: PersistenceMiddleware<BoardState>
+  let postgres: PostgresBackend?
+  private let close: () async throws -> Void
+  private let logger: Logger
+  private var lastWrite: Task<Void, Never>?
+
+  nonisolated static let postgresColumns = PostgresTable<Column>("columns")
+  nonisolated static let postgresCards = PostgresTable<Card>("cards")
+  nonisolated static let sqliteColumns = EntityTable<Column>("columns")
+  nonisolated static let sqliteCards = EntityTable<Card>("cards")
+
+  /// Opens the database, loads the board and, on PostgreSQL, starts following the others.
+  ///
+  /// - Parameters:
+  ///   - database: Where the board is stored.
+  ///   - pollInterval: How often the change feed reads the log without a notification.
+  ///   - logger: Receives the store's, the database's and the feed's messages.
+  public static func open(
+    _ database: BoardDatabase, pollInterval: Duration = .seconds(2), logger: Logger
+  ) async throws -> BoardService {
+    switch database {
+    case .postgres(let url, let instance):
+      let backend = try await PostgresBackend(
+        url: url, instance: instance,
+        migrations: [
+          PostgresMigration("board-v1") { connection in
+            try await postgresColumns.create(on: connection, logger: logger)
+            try await postgresCards.create(on: connection, logger: logger)
+          }
+        ], logger: logger)
+      let cursor = try await backend.feedCursor()
+      let state = BoardState(
+        columns: try await backend.load(postgresColumns),
+        cards: try await backend.load(postgresCards))
+      let persistence = PersistenceMiddleware<BoardState>(
+        backend: backend,
+        writers: [
+          StateWriter(keyPath: \.columns, table: postgresColumns, database: backend),
+          StateWriter(keyPath: \.cards, table: postgresCards, database: backend),
+        ], logger: logger)
+      let store = Store(initialState: state, reducers: [boardReducer, persistence.reducer()])
+      let feed = backend.changeFeed(from: cursor, pollInterval: pollInterval)
+      feed.subscribe(postgresColumns) { await store.dispatchWithResult(.remoteColumns($0)) }
+      feed.subscribe(postgresCards) { await store.dispatchWithResult(.remoteCards($0)) }
+      let following = Task { await feed.run() }
+      return BoardService(
+        store: store, instance: instance, persistence: persistence, postgres: backend,
+        logger: logger
+      ) {
+        following.cancel()
+        try await persistence.shutdown()
+        backend.close()
+      }
+    case .sqlite(let path):
+      let backend = try SQLiteDatabase(
+        path: path,
+        migrations: [
+          SQLiteMigration("board-v1") { db in
+            try sqliteColumns.create(in: db)
+            try sqliteCards.create(in: db)
+          }
+        ])
+      let state = BoardState(
+        columns: try await backend.load(sqliteColumns), cards: try await backend.load(sqliteCards))
+      let persistence = PersistenceMiddleware<BoardState>(
+        backend: backend,
+        writers: [
+          StateWriter(keyPath: \.columns, table: sqliteColumns, database: backend),
+          StateWriter(keyPath: \.cards, table: sqliteCards, database: backend),
+        ], logger: logger)
+      let store = Store(initialState: state, reducers: [boardReducer, persistence.reducer()])
+      return BoardService(
+        store: store, instance: "sqlite", persistence: persistence, postgres: nil, logger: logger
+      ) {
+        try await persistence.shutdown()
+        try backend.close()
+      }
+    }
+  }
+
+  private init(
+    store: Store<BoardState, BoardAction>, instance: String,
+    persistence: PersistenceMiddleware<BoardState>, postgres: PostgresBackend?, logger: Logger,
+    close: @escaping () async throws -> Void
+  ) {
+    self.store = store
+    self.instance = instance
+    self.persistence = persistence
+    self.postgres = postgres
+    self.logger = logger
+    self.close = close
+  }
+
+  /// Persists what is pending, stops following the others, closes the database.
+  public func shutdown() async throws {
+    await lastWrite?.value
+    try await close()
+    store.shutdown()
+  }
+
+  // MARK: - Reading
+
+  public var columns: [Column] { store.columns.values }
+  public var cards: [Card] { store.cards.values }
+  public func card(_ id: String) -> Card? { store.cards[id] }
+
+  /// The health of this instance, for an operator.
+  public var health: Health {
+    let status = persistence.status
+    let metrics = postgres?.metrics
+    return Health(
+      instance: instance, cards: store.cards.count, pendingChanges: status.pendingCount,
+      lastError: status.lastError.map { "\($0)" }, flushes: metrics?.flushes,
+      conflicts: metrics?.conflicts, remoteChanges: metrics?.remoteChanges,
+      feedLagMilliseconds: metrics?.feedLag.map { $0 / .milliseconds(1) },
+      feedReconnects: metrics?.feedReconnects)
+  }
+
+  // MARK: - Writing
+
+  public func createColumn(name: String) async -> Result<Column, BoardError> {
+    await serially { [self] () async -> Result<Column, BoardError> in
+      guard !name.isEmpty else { return .failure(.invalid("a column needs a name")) }
+      let column = Column(id: UUID().uuidString.lowercased(), name: name)
+      await store.dispatchWithResult(.putColumn(column))
+      return await commit().map { column }
+    }
+  }
+
+  public func createCard(columnID: String, title: String) async -> Result<Card, BoardError> {
+    await serially { [self] () async -> Result<Card, BoardError> in
+      guard !title.isEmpty else { return .failure(.invalid("a card needs a title")) }
+      guard store.columns[columnID] != nil else {
+        return .failure(.invalid("no column \(columnID)"))
+      }
+      let card = Card(id: UUID().uuidString.lowercased(), columnID: columnID, title: title)
+      await store.dispatchWithResult(.putCard(card))
+      return await commit().map { card }
+    }
+  }
+
+  /// Changes a card written at revision `ifMatch`.
+  public func updateCard(
+    id: String, ifMatch: Int, title: String?, columnID: String?
+  ) async -> Result<Card, BoardError> {
+    await serially { [self] () async -> Result<Card, BoardError> in
+      guard var card = store.cards[id] else { return .failure(.notFound) }
+      guard card.revision == ifMatch else {
+        return .failure(.preconditionFailed(current: card.revision))
+      }
+      if let columnID {
+        guard store.columns[columnID] != nil else {
+          return .failure(.invalid("no column \(columnID)"))
+        }
+        card.columnID = columnID
+      }
+      if let title {
+        guard !title.isEmpty else { return .failure(.invalid("a card needs a title")) }
+        card.title = title
+      }
+      card.revision += 1
+      await store.dispatchWithResult(.putCard(card))
+      return await commit().map { card }
+    }
+  }
+
+  /// Deletes a card written at revision `ifMatch`.
+  public func deleteCard(id: String, ifMatch: Int) async -> Result<Void, BoardError> {
+    await serially { [self] () async -> Result<Void, BoardError> in
+      guard let card = store.cards[id] else { return .failure(.notFound) }
+      guard card.revision == ifMatch else {
+        return .failure(.preconditionFailed(current: card.revision))
+      }
+      await store.dispatchWithResult(.deleteCard(id: id))
+      return await commit()
+    }
+  }
+
+  /// Runs the writes one after the other, each to its commit.
+  private func serially<Value: Sendable>(
+    _ body: @escaping @MainActor () async -> Value
+  ) async -> Value {
+    let previous = lastWrite
+    let write = Task { @MainActor in
+      await previous?.value
+      return await body()
+    }
+    lastWrite = Task { _ = await write.value }
+    return await write.value
+  }
+
+  /// Commits the pending change. On a conflict, the server's rows win: they replace the local
+  /// change in the state, and the request that made it is refused.
+  private func commit() async -> Result<Void, BoardError> {
+    do {
+      try await persistence.flush()
+      return .success(())
+    } catch {
+      guard let postgres, case .flushFailed(let underlying, _) = error,
+        case .conflicts(let conflicts) = underlying as? PostgresBackendError
+      else {
+        logger.error("a write is not persisted yet", metadata: ["error": "\(error)"])
+        return .failure(.notPersisted("\(error)"))
+      }
+      do {
+        let columns = try postgres.keepTheirs(conflicts, in: Self.postgresColumns)
+        let cards = try postgres.keepTheirs(conflicts, in: Self.postgresCards)
+        await store.dispatchWithResult(.remoteColumns(columns))
+        await store.dispatchWithResult(.remoteCards(cards))
+        try await persistence.flush()
+      } catch {
+        logger.error("a conflict could not be resolved", metadata: ["error": "\(error)"])
+        return .failure(.notPersisted("\(error)"))
+      }
+      logger.notice(
+        "a write met another instance's change: refused",
+        metadata: ["conflicts": "\(conflicts.map(\.description))"])
+      return .failure(.conflict)
+    }
+  }
+}
+
+/// What `GET /health` reports.
+public struct Health: Codable, Sendable {
+  public let instance: String
+  public let cards: Int
+  public let pendingChanges: Int
+  public let lastError: String?
+  public let flushes: Int?
+  public let conflicts: Int?
+  public let remoteChanges: Int?
+  public let feedLagMilliseconds: Double?
+  public let feedReconnects: Int?
+}

@@ -1,0 +1,146 @@
+import BoardServerCore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PostgresNIO
+import Testing
+
+/// Three instances over one PostgreSQL database, in one process (each with its own store,
+/// connections and change feed): concurrent writers lose no update silently, and every
+/// instance converges, also after its listening connection is killed.
+@MainActor
+@Suite(.enabled(if: TestServer.isAvailable, TestServer.skipReason), .serialized)
+struct MultiInstanceTests {
+  /// Each writer increments a card's counter (its title) through its own instance, with the
+  /// revision it read: a 412 is a conflict surfaced, so the final counter must equal the
+  /// number of accepted writes. A lost update would leave it lower.
+  @Test func concurrentWritersLoseNoUpdateAndEveryInstanceConverges() async throws {
+    let url = try await TestServer.makeDatabase()
+    var servers: [ServerInstance] = []
+    for index in 0..<3 {
+      servers.append(try await ServerInstance(.postgres(url: url, instance: "web-\(index)")))
+    }
+    let apps = servers.map(\.app)
+    let cardIDs = try await apps[0].test(.router) { client in
+      let column = try await client.send(
+        .post, "/columns", json: #"{"name": "Todo"}"#, as: Column.self)
+      let columnID = try #require(column.body?.id)
+      var ids: [String] = []
+      for _ in 0..<3 {
+        let card = try await client.send(
+          .post, "/cards", json: #"{"columnID": "\#(columnID)", "title": "0"}"#, as: Card.self)
+        ids.append(try #require(card.body?.id))
+      }
+      return ids
+    }
+    try await converge(servers, cards: 3)
+
+    let (accepted, refused) = try await apps[0].test(.router) { a in
+      try await apps[1].test(.router) { b in
+        try await apps[2].test(.router) { c in
+          try await withThrowingTaskGroup { group in
+            for (writer, client) in [a, b, c, a, b, c].enumerated() {
+              group.addTask {
+                try await increment(client, cards: cardIDs, times: 12, seed: writer)
+              }
+            }
+            var accepted: [String: Int] = [:]
+            var refused = 0
+            for try await (counts, conflicts) in group {
+              accepted.merge(counts, uniquingKeysWith: +)
+              refused += conflicts
+            }
+            return (accepted, refused)
+          }
+        }
+      }
+    }
+    #expect(accepted.values.reduce(0, +) == 6 * 12)
+    try await converge(servers, cards: 3)
+    for server in servers {
+      for id in cardIDs {
+        // Every accepted write is in the counter: none was overwritten silently.
+        #expect(server.service.card(id)?.title == "\(accepted[id] ?? 0)")
+      }
+    }
+    let conflicts = servers.compactMap { $0.service.health.conflicts }.reduce(0, +)
+    print(
+      "multi-instance: \(accepted.values.reduce(0, +)) writes accepted, \(refused) refused with 412 (\(conflicts) database conflicts)"
+    )
+    for server in servers { try await server.service.shutdown() }
+  }
+
+  @Test func anInstanceWhoseListeningConnectionIsKilledStillConverges() async throws {
+    let url = try await TestServer.makeDatabase()
+    let first = try await ServerInstance(.postgres(url: url, instance: "web-0"))
+    let second = try await ServerInstance(.postgres(url: url, instance: "web-1"))
+    let columnID = try await first.app.test(.router) { client in
+      try #require(
+        try await client.send(.post, "/columns", json: #"{"name": "Todo"}"#, as: Column.self).body?
+          .id)
+    }
+    try await converge([first, second], cards: 0, columns: 1)
+    let killed = try await TestServer.admin(url) { connection in
+      var count = 0
+      for try await _ in try await connection.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'reduxkit-feed-web-1' AND datname = current_database()",
+        logger: quiet)
+      { count += 1 }
+      return count
+    }
+    #expect(killed == 1)
+    try await first.app.test(.router) { client in
+      _ = try await client.send(
+        .post, "/cards", json: #"{"columnID": "\#(columnID)", "title": "after the kill"}"#,
+        as: Card.self)
+    }
+    try await converge([first, second], cards: 1, columns: 1)
+    #expect(second.service.cards.map(\.title) == ["after the kill"])
+    #expect((second.service.health.feedReconnects ?? 0) >= 1)
+    try await first.service.shutdown()
+    try await second.service.shutdown()
+  }
+
+  /// Waits until every instance holds the same board (up to 30 s: the bound on convergence).
+  func converge(_ servers: [ServerInstance], cards: Int, columns: Int = 1) async throws {
+    for _ in 0..<3000 {
+      let boards = servers.map { server in server.service.cards.sorted { $0.id < $1.id } }
+      let columnLists = servers.map { server in server.service.columns.sorted { $0.id < $1.id } }
+      if boards.allSatisfy({ $0 == boards[0] }), boards[0].count == cards,
+        columnLists.allSatisfy({ $0 == columnLists[0] }), columnLists[0].count == columns
+      {
+        return
+      }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record(
+      "the instances did not converge in 30 s: \(servers.map { $0.service.cards.map(\.title) })")
+  }
+}
+
+/// Increments each card's counter `times` times through `client`, retrying on 412; returns the
+/// accepted writes per card and the number of 412s.
+@Sendable
+func increment(_ client: any TestClientProtocol, cards: [String], times: Int, seed: Int)
+  async throws -> ([String: Int], Int)
+{
+  var accepted: [String: Int] = [:]
+  var refused = 0
+  for step in 0..<times {
+    let id = cards[(seed + step) % cards.count]
+    while true {
+      let current = try await client.send(.get, "/cards/\(id)", as: Card.self)
+      let card = try #require(current.body)
+      let next = (Int(card.title) ?? 0) + 1
+      let reply = try await client.send(
+        .put, "/cards/\(id)", json: #"{"title": "\#(next)"}"#, ifMatch: current.tag, as: Card.self)
+      if reply.status == .ok {
+        accepted[id, default: 0] += 1
+        break
+      }
+      #expect(reply.status == .preconditionFailed)
+      refused += 1
+    }
+  }
+  return (accepted, refused)
+}
