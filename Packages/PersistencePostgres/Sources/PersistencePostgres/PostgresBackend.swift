@@ -122,27 +122,46 @@ public final class PostgresBackend: PersistenceBackend {
   }
 
   /// Runs `body` in a transaction, its errors classified.
+  ///
+  /// NB: not `PostgresClient.withTransaction`, which sends `ROLLBACK` whatever `body` threw.
+  /// When the server has just ended the session (`pg_terminate_backend`, a restart), that
+  /// `ROLLBACK` can reach the connection after NIO has torn its pipeline down; postgres-nio
+  /// (1.33.2) writes a query without a promise for the write, so it is dropped silently and the
+  /// query never returns: the flush hung for good. A session that ended has rolled back already.
   private func transaction<Result: Sendable>(
     _ body: (PostgresConnection) async throws -> Result
   ) async throws(PostgresBackendError) -> Result {
     try checkOpen()
+    let logger = logger
     do {
-      let tid = UUID().uuidString.prefix(8)
-      debugTrace("\(tid) tx start")
-      let r = try await client.withTransaction(logger: logger) { connection in
+      return try await client.withConnection { connection in
+        try await connection.query("BEGIN", logger: logger)
+        let result: Result
         do {
-          return try await body(connection)
+          result = try await body(connection)
         } catch {
-          debugTrace(
-            "\(tid) body threw: \(String(reflecting: error).prefix(300)); isClosed=\(connection.isClosed)"
-          )
+          let isLost =
+            if case .connectionLost = PostgresBackendError(error) { true } else {
+              connection.isClosed
+            }
+          guard isLost else {
+            do {
+              try await connection.query("ROLLBACK", logger: logger)
+            } catch {
+              logger.debug("ROLLBACK failed", metadata: ["error": "\(error)"])
+            }
+            throw error
+          }
+          // NB: closed for good, and the pool told (it watches `closeFuture`), before the lease
+          // is released: otherwise the next flush may lease this dead connection again.
+          try? await connection.close()
+          try? await connection.closeFuture.get()
           throw error
         }
+        try await connection.query("COMMIT", logger: logger)
+        return result
       }
-      debugTrace("\(tid) tx ok")
-      return r
     } catch {
-      debugTrace("tx threw \(String(reflecting: error).prefix(200))")
       throw PostgresBackendError(error)
     }
   }
@@ -349,14 +368,5 @@ public final class PostgresBackend: PersistenceBackend {
 
   func recordFeedReconnect() {
     recorder.feedReconnected()
-  }
-}
-
-// DEBUG-HANG (temporary)
-func debugTrace(_ message: String) {
-  let line = "\(Date().timeIntervalSince1970) \(message)\n"
-  if let f = fopen("/tmp/hangdiag/trace.\(getpid()).log", "a") {
-    fputs(line, f)
-    fclose(f)
   }
 }
