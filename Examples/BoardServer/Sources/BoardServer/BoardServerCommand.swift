@@ -15,7 +15,7 @@ struct BoardServerCommand: AsyncParsableCommand {
   @Option(help: "The address to listen on.")
   var host = "127.0.0.1"
 
-  @Option(help: "The port to listen on.")
+  @Option(help: "The port to listen on (0: any free port, announced on standard output).")
   var port = 8080
 
   @Option(help: "This instance's name among those sharing DATABASE_URL.")
@@ -36,6 +36,12 @@ struct BoardServerCommand: AsyncParsableCommand {
     let app = Application(
       router: makeBoardRouter(service),
       configuration: .init(address: .hostname(host, port: port), serverName: "board-server"),
+      onServerRunning: { [host] channel in
+        // NB: the port it got, on standard output: what a script or a test that asked for
+        // port 0 waits for before it sends requests.
+        let bound = channel.localAddress?.port ?? 0
+        FileHandle.standardOutput.write(Data("board-server: listening on \(host):\(bound)\n".utf8))
+      },
       logger: logger)
     do {
       try await app.runService()

@@ -3,8 +3,8 @@ import Observation
 public import PersistencePostgres
 public import ReduxCore
 
-/// A card of the shared board. `revision` counts its writes: it is the card's HTTP `ETag`,
-/// and a write names the revision it was made against (`If-Match`).
+/// A card of the shared board. `revision` counts its writes; its ``entityTag`` is its HTTP
+/// `ETag`, and a write names the tag it was made against (`If-Match`).
 public struct Card: Codable, Identifiable, Equatable, Sendable {
   public let id: String
   public var columnID: String
@@ -16,6 +16,17 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
     self.columnID = columnID
     self.title = title
     self.revision = revision
+  }
+}
+
+extension Card {
+  /// The card's strong `ETag`: its revision and a hash of its fields.
+  ///
+  /// NB: not the revision alone. Two instances can each make revision 3 of a card, of which
+  /// only one commits; a client that read the other (not yet refused) would otherwise write
+  /// over the committed one with `If-Match: "3"` and never have seen it.
+  public var entityTag: String {
+    "\"\(revision)-\(fnv1a([id, columnID, title].joined(separator: "\u{1f}").utf8))\""
   }
 }
 
@@ -77,16 +88,12 @@ let boardReducer = AnyReducer<BoardState, BoardAction>(id: "board") { context in
   }
 }
 
-/// A weak `ETag` for a list: the same entities at the same revisions, in the same order, give
-/// the same tag on every instance (FNV-1a, not `Hasher`, which is seeded per process).
-func listTag<Entity: Identifiable>(_ entities: some Sequence<Entity>, revision: (Entity) -> Int)
-  -> String where Entity.ID == String
-{
+/// FNV-1a of `bytes`, in hex: the same on every instance and run (`Hasher` is seeded per
+/// process).
+func fnv1a(_ bytes: some Sequence<UInt8>) -> String {
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  for entity in entities {
-    for byte in "\(entity.id):\(revision(entity));".utf8 {
-      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
+  for byte in bytes {
+    hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
   }
-  return "W/\"\(String(hash, radix: 16))\""
+  return String(hash, radix: 16)
 }

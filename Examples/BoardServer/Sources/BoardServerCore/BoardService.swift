@@ -5,6 +5,7 @@ import Persistence
 import PersistencePostgres
 import PersistenceSQLite
 public import ReduxCore
+import Synchronization
 
 /// Where the board is stored.
 public enum BoardDatabase: Sendable {
@@ -17,19 +18,26 @@ public enum BoardDatabase: Sendable {
 /// Why a request's write did not happen, or did not last.
 public enum BoardError: Error, Equatable, Sendable {
   case notFound
-  /// The write named another revision than the current one (`current`, `nil` if deleted).
-  case preconditionFailed(current: Int?)
+  /// The write named another tag than the current card's.
+  case preconditionFailed
   /// The write was refused: another instance changed the row first. The server's row is now
   /// in this instance's state.
   case conflict
   case invalid(String)
   /// The database failed; the change stays pending and is retried.
   case notPersisted(String)
+  /// The store refused the change (it is shutting down, say): nothing was written.
+  case refused(String)
 }
 
 /// The board's store, its persistence and, on PostgreSQL, the change feed from the other
 /// instances. Every request's write is committed before it is answered, one at a time, so
 /// that a conflict is the answer of the request that caused it.
+///
+/// NB: every dispatch, the change feed's included, runs in that one lane. A write checks its
+/// `If-Match` against the state and then dispatches; an action dispatched elsewhere in between
+/// (another instance's change, queued before the write's) would be reduced first, and the
+/// write would overwrite a card it never checked: a lost update.
 @MainActor
 public final class BoardService {
   public let store: Store<BoardState, BoardAction>
@@ -76,17 +84,23 @@ public final class BoardService {
         ], logger: logger)
       let store = Store(initialState: state, reducers: [boardReducer, persistence.reducer()])
       let feed = backend.changeFeed(from: cursor, pollInterval: pollInterval)
-      feed.subscribe(postgresColumns) { await store.dispatchWithResult(.remoteColumns($0)) }
-      feed.subscribe(postgresCards) { await store.dispatchWithResult(.remoteCards($0)) }
-      let following = Task { await feed.run() }
-      return BoardService(
+      let following = Mutex<Task<Void, Never>?>(nil)
+      let service = BoardService(
         store: store, instance: instance, persistence: persistence, postgres: backend,
         logger: logger
       ) {
-        following.cancel()
+        following.withLock { $0 }?.cancel()
         try await persistence.shutdown()
         backend.close()
       }
+      feed.subscribe(postgresColumns) { [weak service] in
+        await service?.applyRemote(.remoteColumns($0))
+      }
+      feed.subscribe(postgresCards) { [weak service] in
+        await service?.applyRemote(.remoteCards($0))
+      }
+      following.withLock { $0 = Task { await feed.run() } }
+      return service
     case .sqlite(let path):
       let backend = try SQLiteDatabase(
         path: path,
@@ -158,8 +172,7 @@ public final class BoardService {
     await serially { [self] () async -> Result<Column, BoardError> in
       guard !name.isEmpty else { return .failure(.invalid("a column needs a name")) }
       let column = Column(id: UUID().uuidString.lowercased(), name: name)
-      await store.dispatchWithResult(.putColumn(column))
-      return await commit().map { column }
+      return await write(.putColumn(column)).map { column }
     }
   }
 
@@ -170,20 +183,17 @@ public final class BoardService {
         return .failure(.invalid("no column \(columnID)"))
       }
       let card = Card(id: UUID().uuidString.lowercased(), columnID: columnID, title: title)
-      await store.dispatchWithResult(.putCard(card))
-      return await commit().map { card }
+      return await write(.putCard(card)).map { card }
     }
   }
 
-  /// Changes a card written at revision `ifMatch`.
+  /// Changes the card whose ``Card/entityTag`` is `ifMatch`.
   public func updateCard(
-    id: String, ifMatch: Int, title: String?, columnID: String?
+    id: String, ifMatch: String, title: String?, columnID: String?
   ) async -> Result<Card, BoardError> {
     await serially { [self] () async -> Result<Card, BoardError> in
       guard var card = store.cards[id] else { return .failure(.notFound) }
-      guard card.revision == ifMatch else {
-        return .failure(.preconditionFailed(current: card.revision))
-      }
+      guard card.entityTag == ifMatch else { return .failure(.preconditionFailed) }
       if let columnID {
         guard store.columns[columnID] != nil else {
           return .failure(.invalid("no column \(columnID)"))
@@ -195,20 +205,28 @@ public final class BoardService {
         card.title = title
       }
       card.revision += 1
-      await store.dispatchWithResult(.putCard(card))
-      return await commit().map { card }
+      return await write(.putCard(card)).map { card }
     }
   }
 
-  /// Deletes a card written at revision `ifMatch`.
-  public func deleteCard(id: String, ifMatch: Int) async -> Result<Void, BoardError> {
+  /// Deletes the card whose ``Card/entityTag`` is `ifMatch`.
+  public func deleteCard(id: String, ifMatch: String) async -> Result<Void, BoardError> {
     await serially { [self] () async -> Result<Void, BoardError> in
       guard let card = store.cards[id] else { return .failure(.notFound) }
-      guard card.revision == ifMatch else {
-        return .failure(.preconditionFailed(current: card.revision))
+      guard card.entityTag == ifMatch else { return .failure(.preconditionFailed) }
+      return await write(.deleteCard(id: id))
+    }
+  }
+
+  /// Applies other instances' changes, in the lane of the writes.
+  func applyRemote(_ action: BoardAction) async {
+    await serially { [self] in
+      let (_, outcome) = await store.dispatchWithOutcome(action)
+      if !outcome.isReduced {
+        // NB: the feed has moved past them; the next conflict or restart brings them back.
+        logger.error(
+          "other instances' changes were not applied", metadata: ["outcome": "\(outcome)"])
       }
-      await store.dispatchWithResult(.deleteCard(id: id))
-      return await commit()
     }
   }
 
@@ -223,6 +241,13 @@ public final class BoardService {
     }
     lastWrite = Task { _ = await write.value }
     return await write.value
+  }
+
+  /// Dispatches a request's change and commits it.
+  private func write(_ action: BoardAction) async -> Result<Void, BoardError> {
+    let (_, outcome) = await store.dispatchWithOutcome(action)
+    guard outcome.isReduced else { return .failure(.refused("\(outcome)")) }
+    return await commit()
   }
 
   /// Commits the pending change. On a conflict, the server's rows win: they replace the local
@@ -241,8 +266,10 @@ public final class BoardService {
       do {
         let columns = try postgres.keepTheirs(conflicts, in: Self.postgresColumns)
         let cards = try postgres.keepTheirs(conflicts, in: Self.postgresCards)
-        await store.dispatchWithResult(.remoteColumns(columns))
-        await store.dispatchWithResult(.remoteCards(cards))
+        for action in [BoardAction.remoteColumns(columns), .remoteCards(cards)] {
+          let (_, outcome) = await store.dispatchWithOutcome(action)
+          guard outcome.isReduced else { throw BoardError.refused("\(outcome)") }
+        }
         try await persistence.flush()
       } catch {
         logger.error("a conflict could not be resolved", metadata: ["error": "\(error)"])

@@ -16,7 +16,7 @@ import Testing
       }
     }
     let server = try await ServerInstance(.sqlite(path: path))
-    let cardID = try await server.app.test(.router) { client in
+    let (cardID, tag) = try await server.app.test(.router) { client in
       let column = try await client.send(
         .post, "/columns", json: #"{"name": "Todo"}"#, as: Column.self)
       #expect(column.status == .created)
@@ -25,8 +25,10 @@ import Testing
         .post, "/cards", json: #"{"columnID": "\#(columnID)", "title": "write the note"}"#,
         as: Card.self)
       #expect(created.status == .created)
-      #expect(created.tag == #""1""#)
       let id = try #require(created.body?.id)
+      let firstTag = try #require(created.tag)
+      #expect(firstTag == created.body?.entityTag)
+      #expect(firstTag.hasPrefix(#""1-"#))
       #expect(
         try await client.send(
           .post, "/cards", json: #"{"columnID": "nope", "title": "x"}"#, as: Nothing.self
@@ -44,20 +46,27 @@ import Testing
       #expect(
         try await client.send(.put, "/cards/\(id)", json: change, as: Nothing.self).status
           == .preconditionRequired)
+      #expect(
+        try await client.send(
+          .put, "/cards/\(id)", json: change, ifMatch: "W/\(firstTag)", as: Nothing.self
+        )
+        .status == .badRequest)  // a weak tag never matches a write
       let updated = try await client.send(
-        .put, "/cards/\(id)", json: change, ifMatch: #""1""#, as: Card.self)
+        .put, "/cards/\(id)", json: change, ifMatch: firstTag, as: Card.self)
       #expect(updated.status == .ok)
       #expect(updated.body?.revision == 2)
+      #expect(updated.tag == updated.body?.entityTag)
       let stale = try await client.send(
-        .put, "/cards/\(id)", json: #"{"title": "stale"}"#, ifMatch: #""1""#, as: Card.self)
+        .put, "/cards/\(id)", json: #"{"title": "stale"}"#, ifMatch: firstTag, as: Card.self)
       #expect(stale.status == .preconditionFailed)
       #expect(stale.body?.title == "write the note, today")  // the current card, to retry on
+      #expect(stale.tag == updated.tag)
       #expect(
         try await client.send(.get, "/cards", ifNoneMatch: listTag, as: Nothing.self).status == .ok)
       #expect(
-        try await client.send(.delete, "/cards/missing", ifMatch: #""1""#, as: Nothing.self).status
+        try await client.send(.delete, "/cards/missing", ifMatch: firstTag, as: Nothing.self).status
           == .notFound)
-      return id
+      return (id, try #require(updated.tag))
     }
     try await server.service.shutdown()
 
@@ -66,7 +75,7 @@ import Testing
     #expect(restarted.service.card(cardID)?.title == "write the note, today")
     try await restarted.app.test(.router) { client in
       let deleted = try await client.send(
-        .delete, "/cards/\(cardID)", ifMatch: #""2""#, as: Nothing.self)
+        .delete, "/cards/\(cardID)", ifMatch: tag, as: Nothing.self)
       #expect(deleted.status == .noContent)
     }
     #expect(restarted.service.cards.isEmpty)

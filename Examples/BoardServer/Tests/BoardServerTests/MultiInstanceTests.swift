@@ -63,6 +63,17 @@ struct MultiInstanceTests {
         #expect(server.service.card(id)?.title == "\(accepted[id] ?? 0)")
       }
     }
+    // Every accepted write is one committed version of its row, and nothing else is.
+    let versions = try await TestServer.admin(url) { connection in
+      var versions: [String: Int64] = [:]
+      for try await (id, version) in try await connection.query(
+        "SELECT id, version FROM cards", logger: quiet
+      ).decode((String, Int64).self) {
+        versions[id] = version
+      }
+      return versions
+    }
+    for id in cardIDs { #expect(versions[id] == Int64(1 + (accepted[id] ?? 0))) }
     let conflicts = servers.compactMap { $0.service.health.conflicts }.reduce(0, +)
     print(
       "multi-instance: \(accepted.values.reduce(0, +)) writes accepted, \(refused) refused with 412 (\(conflicts) database conflicts)"
