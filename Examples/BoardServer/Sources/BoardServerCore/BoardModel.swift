@@ -1,21 +1,54 @@
 public import EntityTracking
+public import Foundation
 import Observation
 public import PersistencePostgres
 public import ReduxCore
 
-/// A card of the shared board. `revision` counts its writes; its ``entityTag`` is its HTTP
-/// `ETag`, and a write names the tag it was made against (`If-Match`).
+/// A card of the shared board: the fields the terminal board (`board --server`) shows.
+/// `revision` counts its writes; its ``entityTag`` is its HTTP `ETag`, and a write names the
+/// tag it was made against (`If-Match`).
 public struct Card: Codable, Identifiable, Equatable, Sendable {
   public let id: String
   public var columnID: String
   public var title: String
+  public var notes: String
+  public var tags: [String]
+  public var due: Date?
+  public let createdAt: Date
+  public var updatedAt: Date
   public var revision: Int
 
-  public init(id: String, columnID: String, title: String, revision: Int = 1) {
+  public init(
+    id: String, columnID: String, title: String, notes: String = "", tags: [String] = [],
+    due: Date? = nil, createdAt: Date = Date(), updatedAt: Date? = nil, revision: Int = 1
+  ) {
     self.id = id
     self.columnID = columnID
     self.title = title
+    self.notes = notes
+    self.tags = tags
+    self.due = due
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt ?? createdAt
     self.revision = revision
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case id, columnID, title, notes, tags, due, createdAt, updatedAt, revision
+  }
+
+  /// Rows written before notes, tags and times existed decode with empty ones.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(String.self, forKey: .id)
+    columnID = try container.decode(String.self, forKey: .columnID)
+    title = try container.decode(String.self, forKey: .title)
+    notes = try container.decodeIfPresent(String.self, forKey: .notes) ?? ""
+    tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+    due = try container.decodeIfPresent(Date.self, forKey: .due)
+    createdAt = try container.decodeIfPresent(Date.self, forKey: .createdAt) ?? .distantPast
+    updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
+    revision = try container.decode(Int.self, forKey: .revision)
   }
 }
 
@@ -26,7 +59,11 @@ extension Card {
   /// only one commits; a client that read the other (not yet refused) would otherwise write
   /// over the committed one with `If-Match: "3"` and never have seen it.
   public var entityTag: String {
-    "\"\(revision)-\(fnv1a([id, columnID, title].joined(separator: "\u{1f}").utf8))\""
+    let fields = [
+      id, columnID, title, notes, tags.joined(separator: "\u{1e}"),
+      due.map { "\($0.timeIntervalSinceReferenceDate)" } ?? "",
+    ]
+    return "\"\(revision)-\(fnv1a(fields.joined(separator: "\u{1f}").utf8))\""
   }
 }
 
@@ -40,6 +77,11 @@ public struct Column: Codable, Identifiable, Equatable, Sendable {
     self.id = id
     self.name = name
     self.revision = revision
+  }
+
+  /// The column's strong `ETag`, as ``Card/entityTag``.
+  public var entityTag: String {
+    "\"\(revision)-\(fnv1a([id, name].joined(separator: "\u{1f}").utf8))\""
   }
 }
 
@@ -59,7 +101,10 @@ public final class BoardState: ReduxState {
 /// What changes the board: a request's write, or another instance's changes (remote).
 public enum BoardAction: ReduxAction {
   case putColumn(Column)
+  case deleteColumn(id: String)
   case putCard(Card)
+  /// Puts a card that changed column: it goes last there.
+  case moveCard(Card)
   case deleteCard(id: String)
   /// Other instances' changes (or the server's rows of a resolved conflict): hydration,
   /// never written back.
@@ -70,7 +115,7 @@ public enum BoardAction: ReduxAction {
   public var isRemote: Bool {
     switch self {
     case .remoteColumns, .remoteCards: true
-    case .putColumn, .putCard, .deleteCard: false
+    case .putColumn, .deleteColumn, .putCard, .moveCard, .deleteCard: false
     }
   }
 }
@@ -81,7 +126,11 @@ let boardReducer = AnyReducer<BoardState, BoardAction>(id: "board") { context in
   let (state, action) = context.args
   switch action {
   case .putColumn(let column): state.columns.upsert(column)
+  case .deleteColumn(let id): state.columns.remove(id)
   case .putCard(let card): state.cards.upsert(card)
+  case .moveCard(let card):
+    state.cards.remove(card.id)
+    state.cards.upsert(card)
   case .deleteCard(let id): state.cards.remove(id)
   case .remoteColumns(let changes): state.columns.apply(changes)
   case .remoteCards(let changes): state.cards.apply(changes)

@@ -1,45 +1,78 @@
 import Foundation
 public import Hummingbird
 
-/// The board's HTTP JSON API.
+/// The board's HTTP JSON API. Every card and column it shows carries its `tag`, the `ETag` a
+/// write names.
 ///
-/// - `GET /columns`, `POST /columns {"name"}`
-/// - `GET /cards` (`ETag`; `If-None-Match` → 304), `GET /cards/:id` (`ETag`: its
-///   ``Card/entityTag``)
-/// - `POST /cards {"columnID", "title"}` → 201
-/// - `PUT /cards/:id {"title"?, "columnID"?}` and `DELETE /cards/:id`, each with the
-///   `If-Match` tag of the card it was made against: 428 without it, 412 when it is not the
-///   current one or another instance's change committed first (the body then holds the
-///   current card).
+/// - `GET /columns`, `GET /cards` (`ETag`; `If-None-Match` → 304), `GET /cards/:id` (`ETag`)
+/// - `POST /columns {"id"?, "name"}`, `POST /cards {"id"?, "columnID", "title", "notes"?,
+///   "tags"?, "due"?}` → 201; an `id` chosen by the client that exists already → 409
+/// - `PUT /cards/:id {"title"?, "columnID"?, "notes"?, "tags"?, "due"?}`, `DELETE /cards/:id`,
+///   `PUT /columns/:id {"name"}`, `DELETE /columns/:id` (409 while it holds cards), each with
+///   the `If-Match` tag it was made against: 428 without it, 412 when it is not the current
+///   one or another instance's change committed first (the body then holds the current one)
+/// - `GET /changes?after=TAG`: the board's tag once it differs from `TAG` (a long poll of up to
+///   20 s), for a client to refetch when the board changed here or on another instance
 /// - `GET /health`: this instance's persistence and change feed.
 public func makeBoardRouter(_ service: BoardService) -> Router<BasicRequestContext> {
   let router = Router()
   router.get("health") { _, _ in try await json(service.health) }
-  router.get("columns") { request, _ in try list(await service.columns, request: request) }
+  router.get("changes") { request, _ in
+    let after = request.uri.queryParameters.get("after")
+    return try await json(BoardTag(tag: service.changes(after: after)))
+  }
+  router.get("columns") { request, _ in
+    try list(await service.columns.map(ColumnResource.init), request: request)
+  }
   router.post("columns") { request, context in
     let body = try await request.decode(as: NewColumn.self, context: context)
-    return try await created(service.createColumn(name: body.name), tag: nil)
+    switch await service.createColumn(body) {
+    case .success(let column):
+      return try json(ColumnResource(column: column), status: .created, tag: column.entityTag)
+    case .failure(let error): throw httpError(error)
+    }
   }
-  router.get("cards") { request, _ in try list(await service.cards, request: request) }
+  router.put("columns/:id") { request, context in
+    let id = try context.parameters.require("id")
+    let tag = try ifMatch(request)
+    let body = try await request.decode(as: ColumnChange.self, context: context)
+    switch await service.renameColumn(id: id, ifMatch: tag, to: body.name) {
+    case .success(let column):
+      return try json(ColumnResource(column: column), tag: column.entityTag)
+    case .failure(let error): return try await failure(error, column: id, service: service)
+    }
+  }
+  router.delete("columns/:id") { request, context in
+    let id = try context.parameters.require("id")
+    let tag = try ifMatch(request)
+    switch await service.deleteColumn(id: id, ifMatch: tag) {
+    case .success: return Response(status: .noContent)
+    case .failure(let error): return try await failure(error, column: id, service: service)
+    }
+  }
+  router.get("cards") { request, _ in
+    try list(await service.cards.map(CardResource.init), request: request)
+  }
   router.get("cards/:id") { _, context in
     let id = try context.parameters.require("id")
     guard let card = await service.card(id) else { throw HTTPError(.notFound) }
-    return try json(card, tag: card.entityTag)
+    return try json(CardResource(card: card), tag: card.entityTag)
   }
   router.post("cards") { request, context in
     let body = try await request.decode(as: NewCard.self, context: context)
-    return try await created(
-      service.createCard(columnID: body.columnID, title: body.title), tag: \.entityTag)
+    switch await service.createCard(body) {
+    case .success(let card):
+      return try json(CardResource(card: card), status: .created, tag: card.entityTag)
+    case .failure(let error): throw httpError(error)
+    }
   }
   router.put("cards/:id") { request, context in
     let id = try context.parameters.require("id")
     let tag = try ifMatch(request)
     let body = try await request.decode(as: CardChange.self, context: context)
-    let result = await service.updateCard(
-      id: id, ifMatch: tag, title: body.title, columnID: body.columnID)
-    switch result {
-    case .success(let card): return try json(card, tag: card.entityTag)
-    case .failure(let error): return try await failure(error, id: id, service: service)
+    switch await service.updateCard(id: id, ifMatch: tag, body) {
+    case .success(let card): return try json(CardResource(card: card), tag: card.entityTag)
+    case .failure(let error): return try await failure(error, card: id, service: service)
     }
   }
   router.delete("cards/:id") { request, context in
@@ -47,24 +80,15 @@ public func makeBoardRouter(_ service: BoardService) -> Router<BasicRequestConte
     let tag = try ifMatch(request)
     switch await service.deleteCard(id: id, ifMatch: tag) {
     case .success: return Response(status: .noContent)
-    case .failure(let error): return try await failure(error, id: id, service: service)
+    case .failure(let error): return try await failure(error, card: id, service: service)
     }
   }
   return router
 }
 
-struct NewColumn: Decodable {
-  let name: String
-}
-
-struct NewCard: Decodable {
-  let columnID: String
-  let title: String
-}
-
-struct CardChange: Decodable {
-  let title: String?
-  let columnID: String?
+/// What `GET /changes` answers.
+struct BoardTag: Codable {
+  let tag: String
 }
 
 /// The tag an `If-Match` header names: a strong one (a weak tag never matches a write).
@@ -91,27 +115,35 @@ private func list<Entity: Encodable>(_ entities: [Entity], request: Request) thr
     body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }
 
-private func created<Entity: Encodable>(
-  _ result: Result<Entity, BoardError>, tag: ((Entity) -> String)?
-) throws -> Response {
-  switch result {
-  case .success(let entity): return try json(entity, status: .created, tag: tag?(entity))
-  case .failure(let error): throw httpError(error)
-  }
-}
-
-/// A refused write: 412 with the current card (when there is one), or the error's status.
-private func failure(_ error: BoardError, id: String, service: BoardService) async throws
+/// A refused write to a card: 412 with the current card (when there is one), or the error's
+/// status.
+private func failure(_ error: BoardError, card id: String, service: BoardService) async throws
   -> Response
 {
-  switch error {
-  case .preconditionFailed, .conflict:
-    guard let current = await service.card(id) else {
-      return try json(Problem(error: "the card was deleted"), status: .preconditionFailed)
-    }
-    return try json(current, status: .preconditionFailed, tag: current.entityTag)
-  default:
-    throw httpError(error)
+  guard case .preconditionFailed = error.refusal else { throw httpError(error) }
+  guard let current = await service.card(id) else {
+    return try json(Problem(error: "the card was deleted"), status: .preconditionFailed)
+  }
+  return try json(
+    CardResource(card: current), status: .preconditionFailed, tag: current.entityTag)
+}
+
+/// A refused write to a column: 412 with the current column, or the error's status.
+private func failure(_ error: BoardError, column id: String, service: BoardService) async throws
+  -> Response
+{
+  guard case .preconditionFailed = error.refusal else { throw httpError(error) }
+  guard let current = await service.columns.first(where: { $0.id == id }) else {
+    return try json(Problem(error: "the column was deleted"), status: .preconditionFailed)
+  }
+  return try json(
+    ColumnResource(column: current), status: .preconditionFailed, tag: current.entityTag)
+}
+
+extension BoardError {
+  /// A stale write or a conflict are both "not at the current version" to a client.
+  fileprivate var refusal: BoardError {
+    if case .conflict = self { .preconditionFailed } else { self }
   }
 }
 
@@ -120,6 +152,7 @@ private func httpError(_ error: BoardError) -> HTTPError {
   case .notFound: HTTPError(.notFound)
   case .preconditionFailed, .conflict: HTTPError(.preconditionFailed)
   case .invalid(let message): HTTPError(.badRequest, message: message)
+  case .conflictingState(let message): HTTPError(.conflict, message: message)
   case .notPersisted(let message):
     HTTPError(.serviceUnavailable, message: "not persisted yet (retried): \(message)")
   case .refused(let message):
@@ -142,8 +175,10 @@ private func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, ta
 }
 
 /// Sorted keys: the same value is the same bytes on every instance (the list's tag hashes them).
+/// Dates in ISO 8601, as the requests' decoder reads them.
 private let encoder = {
   let encoder = JSONEncoder()
   encoder.outputFormatting = .sortedKeys
+  encoder.dateEncodingStrategy = .iso8601
   return encoder
 }()

@@ -24,6 +24,8 @@ public enum BoardError: Error, Equatable, Sendable {
   /// in this instance's state.
   case conflict
   case invalid(String)
+  /// The request cannot apply to the board as it is (an id taken, a column not empty).
+  case conflictingState(String)
   /// The database failed; the change stays pending and is retried.
   case notPersisted(String)
   /// The store refused the change (it is shutting down, say): nothing was written.
@@ -47,6 +49,8 @@ public final class BoardService {
   private let close: () async throws -> Void
   private let logger: Logger
   private var lastWrite: Task<Void, Never>?
+  private let changeSignal = ChangeSignal()
+  private let now: @Sendable () -> Date = { Date() }
 
   nonisolated static let postgresColumns = PostgresTable<Column>("columns")
   nonisolated static let postgresCards = PostgresTable<Card>("cards")
@@ -154,6 +158,24 @@ public final class BoardService {
   public var cards: [Card] { store.cards.values }
   public func card(_ id: String) -> Card? { store.cards[id] }
 
+  /// A tag of the whole board as this instance holds it: the same columns and cards (at the
+  /// same revisions, with the same fields, in the same order) give the same tag.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of columns and cards.
+  public var boardTag: String {
+    let tags = store.columns.map(\.entityTag) + ["|"] + store.cards.map(\.entityTag)
+    return "W/\"\(fnv1a(tags.joined().utf8))\""
+  }
+
+  /// The board's tag once it differs from `tag`: at once if it does already, else at the next
+  /// change this instance makes or receives, or after `timeout` (the same tag then).
+  public func changes(after tag: String?, timeout: Duration = .seconds(20)) async -> String {
+    let current = boardTag
+    guard current == tag else { return current }
+    await changeSignal.wait(upTo: timeout)
+    return boardTag
+  }
+
   /// The health of this instance, for an operator.
   public var health: Health {
     let status = persistence.status
@@ -168,45 +190,106 @@ public final class BoardService {
 
   // MARK: - Writing
 
-  public func createColumn(name: String) async -> Result<Column, BoardError> {
+  /// Creates a column, under the id the client chose (it shows the column before the server
+  /// answers) or a new one.
+  public func createColumn(_ new: NewColumn) async -> Result<Column, BoardError> {
     await serially { [self] () async -> Result<Column, BoardError> in
-      guard !name.isEmpty else { return .failure(.invalid("a column needs a name")) }
-      let column = Column(id: UUID().uuidString.lowercased(), name: name)
+      guard !new.name.isEmpty else { return .failure(.invalid("a column needs a name")) }
+      let id: String
+      switch newID(new.id, taken: store.columns[new.id ?? ""] != nil) {
+      case .success(let chosen): id = chosen
+      case .failure(let error): return .failure(error)
+      }
+      let column = Column(id: id, name: new.name)
       return await write(.putColumn(column)).map { column }
     }
   }
 
-  public func createCard(columnID: String, title: String) async -> Result<Card, BoardError> {
-    await serially { [self] () async -> Result<Card, BoardError> in
-      guard !title.isEmpty else { return .failure(.invalid("a card needs a title")) }
-      guard store.columns[columnID] != nil else {
-        return .failure(.invalid("no column \(columnID)"))
+  /// Renames the column whose ``Column/entityTag`` is `ifMatch`.
+  public func renameColumn(id: String, ifMatch: String, to name: String) async -> Result<
+    Column, BoardError
+  > {
+    await serially { [self] () async -> Result<Column, BoardError> in
+      guard var column = store.columns[id] else { return .failure(.notFound) }
+      guard column.entityTag == ifMatch else { return .failure(.preconditionFailed) }
+      guard !name.isEmpty else { return .failure(.invalid("a column needs a name")) }
+      column.name = name
+      column.revision += 1
+      return await write(.putColumn(column)).map { column }
+    }
+  }
+
+  /// Deletes the column whose ``Column/entityTag`` is `ifMatch`, if it holds no card.
+  public func deleteColumn(id: String, ifMatch: String) async -> Result<Void, BoardError> {
+    await serially { [self] () async -> Result<Void, BoardError> in
+      guard let column = store.columns[id] else { return .failure(.notFound) }
+      guard column.entityTag == ifMatch else { return .failure(.preconditionFailed) }
+      let count = store.cards.count { $0.columnID == id }
+      guard count == 0 else {
+        return .failure(.conflictingState("column \(column.name) holds \(count) card(s)"))
       }
-      let card = Card(id: UUID().uuidString.lowercased(), columnID: columnID, title: title)
+      return await write(.deleteColumn(id: id))
+    }
+  }
+
+  /// Creates a card, under the id the client chose (it shows the card before the server
+  /// answers) or a new one.
+  public func createCard(_ new: NewCard) async -> Result<Card, BoardError> {
+    await serially { [self] () async -> Result<Card, BoardError> in
+      guard !new.title.isEmpty else { return .failure(.invalid("a card needs a title")) }
+      guard store.columns[new.columnID] != nil else {
+        return .failure(.invalid("no column \(new.columnID)"))
+      }
+      let id: String
+      switch newID(new.id, taken: store.cards[new.id ?? ""] != nil) {
+      case .success(let chosen): id = chosen
+      case .failure(let error): return .failure(error)
+      }
+      let card = Card(
+        id: id, columnID: new.columnID, title: new.title, notes: new.notes ?? "",
+        tags: new.tags ?? [], due: new.due, createdAt: now())
       return await write(.putCard(card)).map { card }
     }
   }
 
-  /// Changes the card whose ``Card/entityTag`` is `ifMatch`.
+  /// Changes the card whose ``Card/entityTag`` is `ifMatch`. A card moved to another column
+  /// goes last there.
   public func updateCard(
-    id: String, ifMatch: String, title: String?, columnID: String?
+    id: String, ifMatch: String, _ change: CardChange
   ) async -> Result<Card, BoardError> {
     await serially { [self] () async -> Result<Card, BoardError> in
       guard var card = store.cards[id] else { return .failure(.notFound) }
       guard card.entityTag == ifMatch else { return .failure(.preconditionFailed) }
-      if let columnID {
+      let moves = change.columnID.map { $0 != card.columnID } ?? false
+      if let columnID = change.columnID {
         guard store.columns[columnID] != nil else {
           return .failure(.invalid("no column \(columnID)"))
         }
         card.columnID = columnID
       }
-      if let title {
+      if let title = change.title {
         guard !title.isEmpty else { return .failure(.invalid("a card needs a title")) }
         card.title = title
       }
+      if let notes = change.notes { card.notes = notes }
+      if let tags = change.tags { card.tags = tags }
+      if let due = change.due { card.due = due }
+      card.updatedAt = now()
       card.revision += 1
-      return await write(.putCard(card)).map { card }
+      return await write(moves ? .moveCard(card) : .putCard(card)).map { card }
     }
+  }
+
+  /// The id a client chose for a new entity, checked, or a new one.
+  private func newID(_ chosen: String?, taken: Bool) -> Result<String, BoardError> {
+    guard let chosen else { return .success(UUID().uuidString.lowercased()) }
+    guard !chosen.isEmpty, chosen.count <= 64,
+      chosen.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+    else {
+      return .failure(.invalid("an id is 1 to 64 letters, digits or dashes: \(chosen)"))
+    }
+    guard !taken else { return .failure(.conflictingState("\(chosen) exists already")) }
+    return .success(chosen)
   }
 
   /// Deletes the card whose ``Card/entityTag`` is `ifMatch`.
@@ -235,8 +318,9 @@ public final class BoardService {
     _ body: @escaping @MainActor () async -> Value
   ) async -> Value {
     let previous = lastWrite
-    let write = Task { @MainActor in
+    let write = Task { @MainActor [changeSignal] in
       await previous?.value
+      defer { changeSignal.fire() }
       return await body()
     }
     lastWrite = Task { _ = await write.value }

@@ -82,3 +82,125 @@ import Testing
     try await restarted.service.shutdown()
   }
 }
+
+/// What the terminal board (`board --server`) relies on: ids it chose, every field of a card,
+/// columns renamed and deleted, and a long poll that ends when the board changes.
+@MainActor
+@Suite struct BoardClientAPITests {
+  @Test func aClientChoosesIdsAndWritesEveryFieldOfACard() async throws {
+    try await withTemporaryDatabase { try await clientChoosesIds(path: $0) }
+  }
+
+  func clientChoosesIds(path: String) async throws {
+    let server = try await ServerInstance(.sqlite(path: path))
+    try await server.app.test(.router) { client in
+      let todo = try await client.send(
+        .post, "/columns", json: #"{"id": "todo", "name": "Todo"}"#, as: Resource<Column>.self)
+      #expect(todo.status == .created)
+      #expect(todo.body?.value.id == "todo")
+      #expect(todo.body?.tag == todo.tag)
+      let done = try await client.send(
+        .post, "/columns", json: #"{"id": "done", "name": "Done"}"#, as: Column.self)
+      #expect(done.status == .created)
+      #expect(
+        try await client.send(
+          .post, "/columns", json: #"{"id": "todo", "name": "again"}"#, as: Nothing.self
+        ).status == .conflict)
+      #expect(
+        try await client.send(
+          .post, "/columns", json: #"{"id": "no spaces", "name": "x"}"#, as: Nothing.self
+        ).status == .badRequest)
+
+      let due = Date(timeIntervalSinceReferenceDate: 800_000_000)
+      let card = try await client.send(
+        .post, "/cards",
+        json:
+          #"{"id": "c1", "columnID": "todo", "title": "one", "notes": "n", "tags": ["a"], "due": "2026-05-09T06:13:20Z"}"#,
+        as: Resource<Card>.self)
+      #expect(card.status == .created)
+      #expect(card.body?.value.notes == "n")
+      #expect(card.body?.value.tags == ["a"])
+      #expect(card.body?.value.due == due)
+      _ = try await client.send(
+        .post, "/cards", json: #"{"id": "c2", "columnID": "todo", "title": "two"}"#,
+        as: Card.self)
+
+      // Moved to another column, the due date cleared: the other fields stay.
+      let moved = try await client.send(
+        .put, "/cards/c1", json: #"{"columnID": "done", "due": null}"#,
+        ifMatch: card.tag ?? "", as: Resource<Card>.self)
+      #expect(moved.status == .ok)
+      #expect(moved.body?.value.columnID == "done")
+      #expect(moved.body?.value.due == nil)
+      #expect(moved.body?.value.notes == "n")
+      let cards = try await client.send(.get, "/cards", as: [Resource<Card>].self)
+      #expect(cards.body?.map(\.value.id) == ["c2", "c1"])  // a moved card goes last
+      #expect(cards.body?.last?.tag == moved.tag)
+
+      // A column is renamed at its tag, and deleted only once empty.
+      let renamed = try await client.send(
+        .put, "/columns/done", json: #"{"name": "Finished"}"#, ifMatch: done.tag ?? "",
+        as: Resource<Column>.self)
+      #expect(renamed.body?.value.name == "Finished")
+      let stale = try await client.send(
+        .delete, "/columns/done", ifMatch: done.tag ?? "", as: Column.self)
+      #expect(stale.status == .preconditionFailed)
+      #expect(stale.body?.name == "Finished")
+      #expect(
+        try await client.send(
+          .delete, "/columns/done", ifMatch: renamed.tag ?? "", as: Nothing.self
+        ).status == .conflict)
+      #expect(
+        try await client.send(
+          .delete, "/cards/c1", ifMatch: moved.tag ?? "", as: Nothing.self
+        ).status == .noContent)
+      #expect(
+        try await client.send(
+          .delete, "/columns/done", ifMatch: renamed.tag ?? "", as: Nothing.self
+        ).status == .noContent)
+    }
+    try await server.service.shutdown()
+  }
+
+  @Test func theLongPollEndsWhenTheBoardChanges() async throws {
+    try await withTemporaryDatabase { try await longPoll(path: $0) }
+  }
+
+  func longPoll(path: String) async throws {
+    let server = try await ServerInstance(.sqlite(path: path))
+    let app = server.app
+    try await app.test(.router) { client in
+      let first = try #require(
+        try await client.send(.get, "/changes", as: BoardTagReply.self).body?.tag)
+      // The same tag: the poll waits, and the change below ends it.
+      let polling = Task {
+        try await client.send(.get, "/changes?after=\(first)", as: BoardTagReply.self)
+      }
+      _ = try await client.send(
+        .post, "/columns", json: #"{"name": "Todo"}"#, as: Column.self)
+      let changed = try await polling.value
+      #expect(changed.body?.tag != nil)
+      #expect(changed.body?.tag != first)
+      let now = try await client.send(.get, "/changes", as: BoardTagReply.self).body?.tag
+      #expect(changed.body?.tag == now)
+    }
+    try await server.service.shutdown()
+  }
+}
+
+/// An entity as the API shows it, with its `tag`.
+struct Resource<Value: Decodable & Sendable>: Decodable, Sendable {
+  let value: Value
+  let tag: String
+
+  private enum CodingKeys: String, CodingKey { case tag }
+
+  init(from decoder: any Decoder) throws {
+    value = try Value(from: decoder)
+    tag = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .tag)
+  }
+}
+
+struct BoardTagReply: Decodable, Sendable {
+  let tag: String
+}

@@ -158,7 +158,7 @@ final class ServerProcess {
         }
         try #require(response.status == .created)
         let card = try JSONDecoder().decode(
-          Card.self, from: Data(try #require(response.body).readableBytesView))
+          Created.self, from: Data(try #require(response.body).readableBytesView))
         then(acknowledged.insert(card.id))
       }
       return 0
@@ -185,6 +185,11 @@ final class Acknowledged: Sendable {
       return ids.count
     }
   }
+}
+
+/// The id of what a `POST` created.
+struct Created: Decodable {
+  let id: String
 }
 
 enum ServerProcessError: Error {

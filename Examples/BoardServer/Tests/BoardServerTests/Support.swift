@@ -37,7 +37,9 @@ extension TestClientProtocol {
     if let ifNoneMatch { headers[.ifNoneMatch] = ifNoneMatch }
     let response = try await execute(
       uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
-    let body = try? JSONDecoder().decode(Body.self, from: Data(response.body.readableBytesView))
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    let body = try? decoder.decode(Body.self, from: Data(response.body.readableBytesView))
     return Reply(status: response.status, tag: response.headers[.eTag], body: body)
   }
 }
@@ -83,4 +85,17 @@ enum TestServer {
       throw error
     }
   }
+}
+
+/// A SQLite file of its own in the temporary folder, removed (with its WAL) after `body`.
+@MainActor
+func withTemporaryDatabase<T>(_ body: (String) async throws -> T) async throws -> T {
+  let path = FileManager.default.temporaryDirectory
+    .appendingPathComponent("board-server-\(UUID().uuidString).sqlite").path
+  defer {
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: path + suffix)
+    }
+  }
+  return try await body(path)
 }
