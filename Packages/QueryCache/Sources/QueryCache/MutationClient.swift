@@ -68,6 +68,11 @@ public final class MutationClient {
 
   /// Shows `optimisticValue` under `key` at once, runs `mutationFn`, and rolls the cache back to
   /// the previous value if it fails (TanStack Query's optimistic update).
+  ///
+  /// A fetch of `key` under way is cancelled first (its callers get a `CancellationError`):
+  /// started before the mutation, its result would land after the optimistic value and wipe
+  /// it, showing the change undone while it is being sent. TanStack Query asks the app to do
+  /// this in `onMutate`; here it cannot be forgotten.
   @discardableResult
   public func asyncPerform<Value: Sendable>(
     optimistic key: QueryKey,
@@ -75,6 +80,7 @@ public final class MutationClient {
     _ mutationFn: @escaping @Sendable () async throws -> Void,
     onCompleted: (@Sendable (QueryClient) async -> Void)? = nil
   ) async -> Result<Void, any Error> {
+    await client.cancelQueries(key, exact: true)
     let previous: Value?
     do {
       previous = try await client.setQueryData(key, optimisticValue)

@@ -66,4 +66,33 @@ import Testing
     _ = await run.value
     #expect(await client.getQueryData("todo", as: String.self) == "write tests")
   }
+
+  /// A fetch that started before the mutation returns after the optimistic value was set: its
+  /// older value must not replace it (the change would show undone while it is sent).
+  @Test func aFetchUnderWayDoesNotWipeTheOptimisticValue() async throws {
+    try await client.setQueryData("todo", "write tests")
+    let fetched = QueryFunction<String>(.success("write tests (as fetched before)"))
+    fetched.hold()
+    let client = client
+    let refetch = Task {
+      await client.fetch(queryKey: "todo", forceRefresh: true, queryFn: fetched.function)
+    }
+    await fetched.waitForCalls(1)
+    let mutation = MutationClient(client: client)
+    let sent = QueryFunction<Void>(.success(()))
+    sent.hold()
+    let run = Task {
+      await mutation.asyncPerform(optimistic: "todo", "write tests (done)") {
+        try await sent.function()
+      }
+    }
+    await sent.waitForCalls(1)
+    fetched.release()
+    let refetched = await refetch.value.result
+    #expect(throws: CancellationError.self) { try refetched.get() }
+    #expect(await client.getQueryData("todo", as: String.self) == "write tests (done)")
+    sent.release()
+    #expect((try? await run.value.get()) != nil)
+    #expect(await client.getQueryData("todo", as: String.self) == "write tests (done)")
+  }
 }
