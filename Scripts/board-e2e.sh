@@ -4,16 +4,20 @@
 # session (add three cards, move one, search, undo, quit) then a restart that shows the cards;
 # kill -9 right after the status line says a change is saved, then a restart that shows it;
 # SIGTERM right after a change (before its debounced save), then a restart that shows it; a
-# terminal too narrow for the layout, then wide again. Each step waits for what a person would
-# see (up to 20 s), never a fixed sleep.
+# terminal too narrow for the layout, then wide again; two boards on one board-server
+# (`board --server`), each showing what the other changes. Each step waits for what a person
+# would see (up to 20 s), never a fixed sleep.
 #
-# Usage: Scripts/board-e2e.sh [BOARD_BINARY]   (default: .build/debug/board, built if missing)
+# Usage: Scripts/board-e2e.sh [BOARD_BINARY [BOARD_SERVER_BINARY]]
+#   (defaults: .build/debug/board and Examples/BoardServer/.build/debug/board-server, built if
+#   missing)
 # Prints one line per scenario ("PASS name" / "FAIL name") and ends with "N passed, N failed".
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
 board=${1:-$(pwd)/.build/debug/board}
 if [ ! -x "$board" ]; then swift build --product board >/dev/null || exit 1; fi
+board_server=${2:-$(pwd)/Examples/BoardServer/.build/debug/board-server}
 command -v tmux >/dev/null || { echo "board-e2e: tmux is not installed"; exit 1; }
 
 work=$(mktemp -d)
@@ -22,8 +26,10 @@ db="$work/board.sqlite"
 passed=0
 failed=0
 tm() { tmux -S "$socket" "$@"; }
+server_pid=
 cleanup() {
   tm kill-server 2>/dev/null
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -36,7 +42,10 @@ start() {
   wait_for "ReduxKit board · Board"
 }
 
-screen() { tm capture-pane -p -t board; }
+# The tmux session the helpers below read and type into.
+target=board
+
+screen() { tm capture-pane -p -t "$target"; }
 
 # Waits until the screen shows the fixed string $1 (on a line matching $2 if given).
 wait_for() {
@@ -50,8 +59,8 @@ wait_for() {
   return 1
 }
 
-keys() { tm send-keys -t board "$@"; }
-type_text() { tm send-keys -t board -l -- "$1"; }
+keys() { tm send-keys -t "$target" "$@"; }
+type_text() { tm send-keys -t "$target" -l -- "$1"; }
 
 add_card() {
   keys n
@@ -147,9 +156,55 @@ narrow_terminal() {
   wait_for "exit status 0"
 }
 
+# Two boards on one board-server (on SQLite): a card added on one shows on the other, and a
+# move made there shows back here, through the server's change feed.
+two_boards_on_a_server() {
+  if [ ! -x "$board_server" ]; then
+    swift build --package-path Examples/BoardServer --product board-server >/dev/null || return 1
+  fi
+  "$board_server" --port 0 --sqlite "$work/server.sqlite" >"$work/server.out" 2>"$work/server.log" &
+  server_pid=$!
+  local port="" deadline=$((SECONDS + 20))
+  while [ -z "$port" ] && [ $SECONDS -lt $deadline ]; do
+    port=$(sed -n 's/.*listening on .*:\([0-9]*\)$/\1/p' "$work/server.out")
+    [ -n "$port" ] || sleep 0.05
+  done
+  [ -n "$port" ] || { echo "board-e2e: board-server did not start"; cat "$work/server.log"; return 1; }
+  local url="http://127.0.0.1:$port"
+  printf 'column add Todo\ncolumn add Doing\ncolumn add Done\n' |
+    "$board" --server "$url" --lines --log "$work/lines.log" >"$work/lines.out" || return 1
+  local session
+  for session in here there; do
+    tm new-session -d -s "$session" -x 100 -y 30 \
+      "$board --server '$url' --log '$work/$session.log'; echo \"exit status \$?\"; sleep 600"
+    target=$session
+    wait_for "ReduxKit board · Board" || return 1
+    wait_for "synced" || return 1
+  done
+  target=here
+  add_card "Shared card" 1 || return 1
+  target=there
+  wait_for "#1 Shared card" || return 1
+  keys m
+  wait_for "move #1 to: 1 Todo  2 Doing  3 Done" || return 1
+  keys 2
+  wait_for "moved #1 to Doing" || return 1
+  target=here
+  wait_for "Doing (1)" || return 1
+  wait_for "synced" || return 1
+  for session in here there; do
+    target=$session
+    [ -n "${BOARD_E2E_SHOW:-}" ] && screen
+    keys q
+    wait_for "exit status 0" || return 1
+  done
+  target=board
+}
+
 scenario "scripted session, then a restart shows the cards" scripted_session
 scenario "kill -9 after a save is shown loses nothing" killed_after_save
 scenario "SIGTERM right after a change saves it" terminated_before_the_debounce
 scenario "a terminal narrower than the layout, then wide again" narrow_terminal
+scenario "two boards on one board-server show each other's changes" two_boards_on_a_server
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -37,10 +37,25 @@ struct BoardApp: AsyncParsableCommand {
   @Flag(name: .customLong("lines"), help: "Line mode even on a terminal.")
   var forcesLineMode = false
 
+  @Option(
+    name: .customLong("server"),
+    help: """
+      Use the board a board-server keeps (http://HOST:PORT), shared with its other clients, \
+      instead of the SQLite file: changes show at once and are sent; others' changes appear \
+      as they happen.
+      """)
+  var server: String?
+
+  func validate() throws {
+    if let server, URL(string: server)?.scheme?.hasPrefix("http") != true {
+      throw ValidationError("--server takes an http URL, as http://127.0.0.1:8080: \(server)")
+    }
+  }
+
   func run() async throws {
     let status = await BoardLauncher(
       databasePath: databasePath ?? BoardDatabase.defaultPath(), logPath: logPath,
-      deepLink: deepLink, forcesLineMode: forcesLineMode
+      deepLink: deepLink, forcesLineMode: forcesLineMode, server: server.flatMap(URL.init(string:))
     ).launch()
     if status != 0 { throw ExitCode(status) }
   }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Logging
 import ReduxKit
 import TerminalIO
@@ -18,13 +18,19 @@ package struct BoardLauncher {
   let deepLink: String?
   /// `--lines`: line mode even on a terminal.
   let forcesLineMode: Bool
+  /// `--server`: the board a server keeps, instead of the SQLite file.
+  let server: URL?
 
-  /// The launcher of `board`'s command line: `--db`, `--log`, `--open`, `--lines`.
-  package init(databasePath: String, logPath: String?, deepLink: String?, forcesLineMode: Bool) {
+  /// The launcher of `board`'s command line: `--db`, `--log`, `--open`, `--lines`, `--server`.
+  package init(
+    databasePath: String, logPath: String?, deepLink: String?, forcesLineMode: Bool,
+    server: URL? = nil
+  ) {
     self.databasePath = databasePath
     self.logPath = logPath
     self.deepLink = deepLink
     self.forcesLineMode = forcesLineMode
+    self.server = server
   }
 
   /// Full screen when both ends are a terminal and line mode was not asked for.
@@ -42,6 +48,7 @@ package struct BoardLauncher {
       return 2
     }
     let logger = makeLogger()
+    if let server { return await launch(server: server, logger: logger) }
     let database: BoardDatabase
     let state: BoardState
     do {
@@ -69,6 +76,26 @@ package struct BoardLauncher {
       try database.database.close()
     } catch {
       printError("board: not everything was saved: \(error)")
+      return 2
+    }
+    return status
+  }
+
+  /// The board a server keeps: every change is sent at once; nothing is kept here.
+  private func launch(server: URL, logger: Logger) async -> Int32 {
+    let session: BoardSession
+    do {
+      session = try await BoardSession.connect(
+        to: HTTPBoardServer(baseURL: server), logger: logger)
+    } catch {
+      printError("board: cannot load the board from \(server.absoluteString): \(error)")
+      return 2
+    }
+    let status = isFullScreen ? await fullScreen(session, logger: logger) : await lines(session)
+    do {
+      try await session.shutdown()
+    } catch {
+      printError("board: \(error)")
       return 2
     }
     return status

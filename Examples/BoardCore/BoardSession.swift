@@ -3,13 +3,22 @@ package import Logging
 import Observation
 package import ReduxKit
 
-/// The board at run time: its store, its database, its query cache; runs commands and says
-/// what happened in words. Both modes (line and full screen) drive the board through it.
+/// The board at run time: its store, where it is kept (a SQLite file, or a board server), its
+/// query cache; runs commands and says what happened in words. Both modes (line and full
+/// screen) drive the board through it.
 @MainActor
 @Observable
 package final class BoardSession {
+  /// Where the board is kept.
+  package enum Storage {
+    /// A SQLite file of this machine: every change is saved by the persistence middleware.
+    case local(PersistenceMiddleware<BoardState>)
+    /// A board server (`board --server URL`): every change is a request, shown at once.
+    case server(BoardServerSync)
+  }
+
   @ObservationIgnored let store: Store<BoardState, BoardAction>
-  @ObservationIgnored let persistence: PersistenceMiddleware<BoardState>
+  @ObservationIgnored package let storage: Storage
   @ObservationIgnored let queries: BoardQueries
   @ObservationIgnored private let now: @Sendable () -> Date
   /// The reply of the last command run: what the full screen's status line says.
@@ -28,14 +37,69 @@ package final class BoardSession {
     clock: any Clock<Duration> = ContinuousClock(),
     now: @escaping @Sendable () -> Date = Date.init, logger: Logger
   ) {
-    self.persistence = persistence
+    storage = .local(persistence)
     self.now = now
-    queries = BoardQueries(state: state, clock: clock, logger: logger)
+    queries = BoardQueries(
+      state: state, client: QueryClient(clock: clock, logger: logger), logger: logger)
     store = Store(
       initialState: state,
       // NB: the query invalidation reads the changes before Persistence drains them.
       reducers: [boardHistory, boardReducer] + queries.reducers + [persistence.reducer()],
       onLog: logger.log)
+  }
+
+  /// The board a server keeps, loaded from it, and followed: the changes other clients make
+  /// show here as they happen.
+  ///
+  /// - Parameters:
+  ///   - server: The server.
+  ///   - clock: The clock of the query cache and of the reconnection delays.
+  ///   - now: The time put on cards.
+  ///   - newID: Makes the server's id of a card or column created here.
+  ///   - logger: Where refusals and errors go.
+  /// - Throws: ``BoardServerError`` when the server cannot be reached.
+  package static func connect(
+    to server: any BoardServerAPI, clock: any Clock<Duration> = ContinuousClock(),
+    now: @escaping @Sendable () -> Date = Date.init,
+    newID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+    logger: Logger
+  ) async throws -> BoardSession {
+    let client = QueryClient(clock: clock, logger: logger)
+    let sync = BoardServerSync(
+      api: server, client: client, clock: clock, newID: newID, logger: logger)
+    let (columns, cards) = sync.localBoard(try await sync.load())
+    let session = BoardSession(
+      state: BoardState(columns: columns, cards: cards), sync: sync, client: client, now: now,
+      logger: logger)
+    await sync.follow(into: session.store)
+    return session
+  }
+
+  private init(
+    state: BoardState, sync: BoardServerSync, client: QueryClient,
+    now: @escaping @Sendable () -> Date, logger: Logger
+  ) {
+    storage = .server(sync)
+    self.now = now
+    queries = BoardQueries(state: state, client: client, logger: logger)
+    // NB: no undo history (the server keeps none) and no persistence: the last reducer drops
+    // the changes the query invalidation has read.
+    let discardChanges = AnyReducer<BoardState, BoardAction>(id: "discardChanges") { context in
+      _ = context.state.cards.drainChanges()
+      _ = context.state.columns.drainChanges()
+    }
+    store = Store(
+      initialState: state, reducers: [boardReducer] + queries.reducers + [discardChanges],
+      onLog: logger.log)
+  }
+
+  /// Saves or sends what is pending and stops following the server.
+  package func shutdown() async throws {
+    switch storage {
+    case .local(let persistence): try await persistence.shutdown()
+    case .server(let sync): await sync.stop()
+    }
+    store.shutdown()
   }
 
   package var board: ReadOnlyView<BoardState> { store.state }
@@ -62,7 +126,7 @@ package final class BoardSession {
     switch command {
     case .add(let columnName, let title):
       let column = try column(named: columnName)
-      let id = board.nextCardID
+      let id = if case .server(let sync) = storage { sync.nextCardID } else { board.nextCardID }
       return try await change(
         waitsForSave,
         .addCard(id: id, columnID: column.id, title: title, at: now()),
@@ -93,9 +157,9 @@ package final class BoardSession {
       return .info(BoardText.stats(await queries.stats(of: board.cards, columns: board.columns)))
     case .addColumn(let name):
       guard board.column(named: name) == nil else { throw CommandError.columnExists(name) }
-      return try await change(
-        waitsForSave,
-        .addColumn(id: board.nextColumnID, name: name), "added column \(name)")
+      let id =
+        if case .server(let sync) = storage { sync.nextColumnID } else { board.nextColumnID }
+      return try await change(waitsForSave, .addColumn(id: id, name: name), "added column \(name)")
     case .renameColumn(let from, let to):
       let column = try column(named: from)
       guard board.column(named: to) == nil else { throw CommandError.columnExists(to) }
@@ -108,6 +172,8 @@ package final class BoardSession {
       guard count == 0 else { throw CommandError.columnNotEmpty(column.name, cards: count) }
       return try await change(
         waitsForSave, .deleteColumn(id: column.id), "deleted column \(column.name)")
+    case .undo where isOnServer, .redo where isOnServer:
+      return .info("undo and redo are not available with --server: the server keeps no history")
     case .undo:
       guard board.undoHistory.canUndo else { return .info("nothing to undo") }
       return try await change(waitsForSave, .undo, "undone")
@@ -121,11 +187,30 @@ package final class BoardSession {
     }
   }
 
+  private var isOnServer: Bool {
+    if case .server = storage { true } else { false }
+  }
+
   /// Dispatches a change and waits until it is saved: "saved" is a promise that a crash
-  /// (even `kill -9`) keeps.
+  /// (even `kill -9`) keeps. On a server, sends it (shown at once) and waits for its answer.
   private func change(_ waitsForSave: Bool, _ action: BoardAction, _ done: String) async throws
     -> Reply
   {
+    let persistence: PersistenceMiddleware<BoardState>
+    switch storage {
+    case .local(let local): persistence = local
+    case .server(let sync):
+      guard waitsForSave else {
+        // NB: the full screen shows the change at once and the answer in the status line; a
+        // refusal also becomes the last reply.
+        Task {
+          if let error = await sync.send(action) { self.refused("\(done): not saved: \(error)") }
+        }
+        return .info(done)
+      }
+      if let error = await sync.send(action) { return .error("\(done): not saved: \(error)") }
+      return .info("\(done) (saved)")
+    }
     let (_, outcome) = await store.dispatchWithOutcome(action)
     guard outcome.isReduced else { return .error("\(done): not done: \(outcome)") }
     guard waitsForSave else { return .info(done) }
@@ -135,6 +220,12 @@ package final class BoardSession {
     } catch {
       return .error("\(done), but not saved yet: \(error) (it will be retried)")
     }
+  }
+
+  private func refused(_ text: String) {
+    let reply = Reply.error(text)
+    lastReply = reply
+    lastProblem = reply.text
   }
 
   /// The cards whose title, notes or tags contain `text`, served from the query cache while

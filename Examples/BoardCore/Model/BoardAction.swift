@@ -15,6 +15,8 @@ enum BoardAction: ReduxAction {
   case deleteColumn(id: Int)
   case undo
   case redo
+  /// Shows the board a server holds (`board --server`): what it saved, or a change being sent.
+  case serverBoard(columns: EntityStore<Column>, cards: EntityStore<Card>)
 }
 
 /// One change to a card's fields.

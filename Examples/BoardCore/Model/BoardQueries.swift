@@ -13,8 +13,12 @@ final class BoardQueries {
   private let cardQueries: EntityQueryInvalidator<Card>
   private let columnQueries: EntityQueryInvalidator<Column>
 
-  init(state: BoardState, clock: any Clock<Duration>, logger: Logger) {
-    client = QueryClient(clock: clock, logger: logger)
+  /// - Parameters:
+  ///   - state: The board whose entities the queries read.
+  ///   - client: The cache (with `board --server`, the one the server's board is kept in too).
+  ///   - logger: Where invalidation problems go.
+  init(state: BoardState, client: QueryClient, logger: Logger) {
+    self.client = client
     cardQueries = EntityQueryInvalidator(
       client: client, tracking: state.cards,
       dependencies: [

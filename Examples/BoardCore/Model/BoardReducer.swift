@@ -39,6 +39,10 @@ let boardReducer = AnyReducer<BoardState, BoardAction>(id: "board") { context in
     state.columns[id] = nil
   case .undo, .redo:
     break  // boardHistory handles them
+  case .serverBoard(let columns, let cards):
+    // NB: restored, so that the differences are recorded: the query invalidation sees them.
+    state.columns.restore(from: columns)
+    state.cards.restore(from: cards)
   }
 }
 
@@ -47,6 +51,7 @@ let boardHistory = AnyReducer<BoardState, BoardAction>.undoHistory { action in
   switch action {
   case .undo: .undo
   case .redo: .redo
+  case .serverBoard: .ignore
   default: .record
   }
 }

@@ -9,7 +9,11 @@ enum StatusLine {
     root: BoardScreen.State, screen: BoardScreenModel, session: BoardSession, width: Int
   ) -> ScreenLine {
     let (message, isProblem) = message(root: root, screen: screen, session: session)
-    let saving = persistence(session.persistence.status)
+    let saving =
+      switch session.storage {
+      case .local(let persistence): Self.persistence(persistence.status)
+      case .server(let sync): server(sync)
+      }
     let room = max(width - DisplayWidth.columns(of: saving.text) - 2, 0)
     var line = ScreenLine(
       " " + DisplayWidth.fit(message, toWidth: room) + " ", style: isProblem ? .bold : [])
@@ -39,6 +43,14 @@ enum StatusLine {
       return (reply.text, reply.isError)
     }
     return ("\(reply.text) · last refused: \(problem.trimmingPrefix("error: "))", false)
+  }
+
+  /// Writes under way, the last refusal, whether the server can be reached.
+  static func server(_ sync: BoardServerSync) -> (text: String, isProblem: Bool) {
+    if let problem = sync.feedProblem { return ("offline (retrying): \(problem)", true) }
+    if sync.writesInFlight > 0 { return ("sending \(sync.writesInFlight) change(s)…", false) }
+    if let problem = sync.writeProblem { return ("not saved: \(problem)", true) }
+    return ("synced", false)
   }
 
   /// Pending writes, the last flush, the last error.
