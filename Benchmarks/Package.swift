@@ -14,8 +14,11 @@ let package = Package(
     .package(path: "../Packages/Persistence"),
     .package(path: "../Packages/QueryCache"),
     .package(path: "../Packages/FeatureKit"),
+    .package(path: "../Packages/PersistencePostgres"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
     // A ReSwift-style synchronous store, in a module of its own as ReSwift is to an app.
@@ -45,6 +48,19 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Benchmarks/PersistenceContenders"
+    ),
+    // Not a package-benchmark suite: a plain program against a PostgreSQL server, which
+    // Scripts/postgres-bench.sh starts (flush throughput against a hand-written batch).
+    .executableTarget(
+      name: "PostgresContenders",
+      dependencies: [
+        .product(name: "EntityTracking", package: "EntityTracking"),
+        .product(name: "Persistence", package: "Persistence"),
+        .product(name: "PersistencePostgres", package: "PersistencePostgres"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Benchmarks/PostgresContenders"
     ),
     .executableTarget(
       name: "ReduxCoreBenchmarks",

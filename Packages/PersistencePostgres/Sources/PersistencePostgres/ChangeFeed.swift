@@ -22,7 +22,7 @@ import Synchronization
 /// so a change committed in between is read either way.
 public final class ChangeFeed: Sendable {
   /// The `NOTIFY` channel of the flushes.
-  static let channel = "reduxkit_changes"
+  static let channel = "reduxkit_change_log"
 
   private struct Subscription: Sendable {
     let table: String
@@ -194,14 +194,21 @@ public final class ChangeFeed: Sendable {
   static func read(
     after cursor: ChangeFeedCursor, on connection: PostgresConnection, logger: Logger
   ) async throws -> (records: [ChangeRecord], next: ChangeFeedCursor) {
+    // NB: one statement, so that the bound and the rows come from one snapshot; the entities of
+    // a log row come out in the order they were written.
     let rows = try await connection.query(
       """
-      WITH bound AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
-      SELECT bound.xmin::text, c.seq, c.table_name, c.entity_id, c.version, c.op, c.origin,
+      WITH bound AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
+      entries AS (
+        SELECT c.txid, c.seq, c.table_name, e.id, e.version, e.n, c.op, c.origin, c.written_at
+        FROM bound, reduxkit_change_log c,
+          unnest(c.entity_ids, c.versions) WITH ORDINALITY AS e(id, version, n)
+        WHERE c.txid >= \(cursor.xmin)::text::xid8 AND c.txid < bound.xmin
+      )
+      SELECT bound.xmin::text, c.seq, c.table_name, c.id, c.version, c.op, c.origin,
         (extract(epoch FROM clock_timestamp() - c.written_at) * 1000000)::bigint
-      FROM bound LEFT JOIN reduxkit_changes c
-        ON c.txid >= \(cursor.xmin)::text::xid8 AND c.txid < bound.xmin
-      ORDER BY c.txid, c.seq
+      FROM bound LEFT JOIN entries c ON true
+      ORDER BY c.txid, c.seq, c.n
       """, logger: logger)
     var records: [ChangeRecord] = []
     var next = cursor

@@ -17,7 +17,8 @@ public struct ChangeRecord: Sendable, Equatable {
   /// How long it waited in the log before this read (for the feed's lag).
   let waited: Duration
 
-  /// The log's sequence number (insertion order, not commit order).
+  /// The sequence number of its log row (taken in insertion order, not commit order). The rows
+  /// one flush writes to one table share a log row, and its number.
   public let sequence: Int64
   /// The table's name.
   public let table: String

@@ -1,8 +1,8 @@
 import Logging
 import PostgresNIO
 
-/// What one flush's transaction did so far: the rows it wrote (for the change log and the
-/// versions) and the conflicts it met.
+/// What one flush's transaction did so far: the rows it wrote (for the versions this instance
+/// has seen) and the conflicts it met.
 struct FlushOutcome: Sendable {
   struct Change: Sendable {
     let table: String
@@ -13,32 +13,24 @@ struct FlushOutcome: Sendable {
 
   var log: [Change] = []
   var conflicts: [PersistenceConflict] = []
+  /// Whether any row was written (the other instances are woken).
+  var hasChanges: Bool { !log.isEmpty }
 
-  /// Appends one change-log row per change, in the flush's transaction.
-  func appendLog(on connection: PostgresConnection, origin: String, logger: Logger) async throws {
-    guard !log.isEmpty else { return }
-    let tables = log.map(\.table)
-    let ids = log.map(\.id)
-    let versions = log.map(\.version)
-    let operations = log.map { $0.isDeletion ? "delete" : "write" }
-    try await connection.query(
-      """
-      INSERT INTO reduxkit_changes (table_name, entity_id, version, op, origin)
-      SELECT u.t, u.id, u.v, u.op, \(origin)
-      FROM UNNEST(\(tables)::text[], \(ids)::text[], \(versions)::bigint[], \(operations)::text[])
-        WITH ORDINALITY AS u(t, id, v, op, n)
-      ORDER BY u.n
-      """, logger: logger)
-    // NB: delivered at commit, to the instances listening: a wake-up only (the feed reads
-    // the log), so the payload is just the writer's name.
+  /// Wakes the instances listening, at commit: a wake-up only (the feed reads the log), so the
+  /// payload is just the writer's name.
+  func notify(on connection: PostgresConnection, origin: String, logger: Logger) async throws {
+    guard hasChanges else { return }
     try await connection.query(
       "SELECT pg_notify(\(ChangeFeed.channel), \(origin))", logger: logger)
   }
 }
 
 /// Writes one writer's batch inside a flush's transaction: versioned deletes, versioned
-/// updates, inserts of rows new to this instance, each as one statement over arrays
-/// (`UNNEST`), with `RETURNING` telling which rows took effect; the others are conflicts.
+/// updates, inserts of rows new to this instance. Each is one statement over arrays (`UNNEST`)
+/// that also appends its change-log rows (a data-modifying `WITH`), and answers only with the
+/// exceptions: the rows that did not take effect (conflicts), and, under last-writer-wins, the
+/// rows whose new version is not the one expected. A flush of n rows sends each row once and
+/// reads back nothing for it.
 struct FlushWriter {
   let batch: PostgresBatch
   let connection: PostgresConnection
@@ -61,22 +53,22 @@ struct FlushWriter {
     let ids = batch.deletions.filter { dropped[$0] == nil }
     guard !ids.isEmpty else { return }
     let bases = ids.map { versions[$0] ?? -1 }
-    let rows = try await connection.query(
-      PostgresQuery(
-        unsafeSQL: """
-          DELETE FROM \(table) AS r USING UNNEST($1::text[], $2::bigint[]) AS d(id, base)
-          WHERE r.id = d.id AND (r.version = d.base OR $3)
-          RETURNING r.id, r.version + 1
-          """,
-        binds: binds(ids, bases, batch.lastWriterWins)), logger: logger)
-    var deleted = Set<String>()
-    for try await (id, version) in rows.decode((String, Int64).self) {
-      deleted.insert(id)
-      outcome.log.append(.init(table: batch.table, id: id, version: version, isDeletion: true))
+    let exceptions = try await exceptions(
+      """
+      WITH done AS (
+        DELETE FROM \(table) AS r USING UNNEST($1::text[], $2::bigint[]) AS d(id, base)
+        WHERE r.id = d.id AND (r.version = d.base OR $3)
+        RETURNING r.id, r.version + 1 AS version, d.base + 1 AS expected
+      ), \(logged("delete", table: "$4", origin: "$5", order: "id"))
+      """, ids: ids, binds: binds(ids, bases, batch.lastWriterWins, batch.table, instance))
+    for (index, id) in ids.enumerated() where !exceptions.missed.contains(id) {
+      outcome.log.append(
+        .init(
+          table: batch.table, id: id, version: exceptions.versions[id] ?? bases[index] + 1,
+          isDeletion: true))
     }
     // NB: a row already gone is no conflict: both instances wanted it deleted.
-    let missed = ids.filter { !deleted.contains($0) }
-    outcome.conflicts += try await conflicts(missed, bases: versions).filter {
+    outcome.conflicts += try await conflicts(Array(exceptions.missed), bases: versions).filter {
       $0.currentVersion != nil
     }
   }
@@ -95,8 +87,7 @@ struct FlushWriter {
         dropped[$0.id] == nil && (versions[$0.id] == nil || $0.placedLast)
       })
     if !updates.isEmpty {
-      let updated = try await update(updates, positions: positions, into: &outcome)
-      let unmatched = updates.filter { !updated.contains($0.id) }
+      let unmatched = try await update(updates, positions: positions, into: &outcome)
       if batch.lastWriterWins {
         // Deleted meanwhile: written again, at the end.
         let more = try await newPositions(for: unmatched.filter { positions[$0.id] == nil })
@@ -107,88 +98,173 @@ struct FlushWriter {
       }
     }
     if !inserts.isEmpty {
-      let inserted = try await insert(inserts, positions: positions, into: &outcome)
-      missed += inserts.filter { !inserted.contains($0.id) }.map(\.id)
+      missed += try await insert(inserts, positions: positions, into: &outcome)
     }
     outcome.conflicts += try await conflicts(missed, bases: versions)
   }
 
-  /// Takes one position per write from the table's sequence, in the writes' order.
+  /// Positions for `writes`, in their order, after every position taken before: one `nextval`
+  /// of the table's sequence per 2^20 rows, the rows numbered under it.
+  ///
+  /// NB: one value per flush rather than one per row: taking n values is a statement that
+  /// returns n rows. The positions of every flush, on every instance, stay ordered by the
+  /// sequence, and so do those written before this scheme (which took one value per row).
   private func newPositions(for writes: [PostgresBatch.Write]) async throws -> [String: Int64] {
     guard !writes.isEmpty else { return [:] }
-    let rows = try await connection.query(
-      PostgresQuery(
-        unsafeSQL: "SELECT nextval('\(batch.quotedSequence)') FROM generate_series(1, $1)",
-        binds: binds(writes.count)), logger: logger)
     var positions: [String: Int64] = [:]
-    var index = 0
-    for try await position in rows.decode(Int64.self) {
-      positions[writes[index].id] = position
-      index += 1
+    positions.reserveCapacity(writes.count)
+    let block = 1 << 20
+    for start in stride(from: 0, to: writes.count, by: block) {
+      let rows = try await connection.query(
+        PostgresQuery(unsafeSQL: "SELECT nextval('\(batch.quotedSequence)')"), logger: logger)
+      var base: Int64 = 0
+      for try await value in rows.decode(Int64.self) { base = value << 20 }
+      for index in start..<min(start + block, writes.count) {
+        positions[writes[index].id] = base + Int64(index - start)
+      }
     }
     return positions
   }
 
+  /// Returns the writes that matched no row at their base version.
   private func update(
     _ writes: [PostgresBatch.Write], positions: [String: Int64], into outcome: inout FlushOutcome
-  ) async throws -> Set<String> {
-    let rows = try await connection.query(
-      PostgresQuery(
-        unsafeSQL: """
-          UPDATE \(table) AS r SET data = u.data::jsonb, version = r.version + 1,
-            updated_by = $5, updated_at = now(),
-            position = CASE WHEN u.position < 0 THEN r.position ELSE u.position END
-          FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::bigint[])
-            AS u(id, data, base, position)
-          WHERE r.id = u.id AND (r.version = u.base OR $6)
-          RETURNING r.id, r.version
-          """,
-        binds: binds(
-          writes.map(\.id), try json(of: writes), writes.map { versions[$0.id] ?? -1 },
-          writes.map { write in write.placedLast ? positions[write.id] ?? -1 : -1 }, instance,
-          batch.lastWriterWins)),
-      logger: logger)
-    return try await record(rows, into: &outcome)
+  ) async throws -> [PostgresBatch.Write] {
+    let ids = writes.map(\.id)
+    let bases = writes.map { versions[$0.id] ?? -1 }
+    let exceptions = try await exceptions(
+      """
+      WITH done AS (
+        UPDATE \(table) AS r SET data = u.data::jsonb, version = r.version + 1,
+          updated_by = $5, updated_at = now(),
+          position = CASE WHEN u.position < 0 THEN r.position ELSE u.position END
+        FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::bigint[])
+          WITH ORDINALITY AS u(id, data, base, position, n)
+        WHERE r.id = u.id AND (r.version = u.base OR $6)
+        RETURNING r.id, r.version, u.base + 1 AS expected, u.n
+      ), \(logged("write", table: "$7", origin: "$5", order: "n"))
+      """, ids: ids,
+      binds: binds(
+        ids, try json(of: writes), bases,
+        writes.map { write in write.placedLast ? positions[write.id] ?? -1 : -1 }, instance,
+        batch.lastWriterWins, batch.table))
+    for (index, id) in ids.enumerated() where !exceptions.missed.contains(id) {
+      outcome.log.append(
+        .init(
+          table: batch.table, id: id, version: exceptions.versions[id] ?? bases[index] + 1,
+          isDeletion: false))
+    }
+    return writes.filter { exceptions.missed.contains($0.id) }
   }
 
+  /// Returns the ids of the writes that found a row already there (created by another
+  /// instance meanwhile): conflicts, or overwritten under last-writer-wins.
+  ///
+  /// NB: a plain `INSERT`, inside a savepoint, rather than `ON CONFLICT DO NOTHING`: that
+  /// clause inserts each row speculatively and costs as much again as the insert itself, for a
+  /// conflict that is rare. When a row is there already (a unique violation), the insert is
+  /// rolled back to the savepoint and the rows found are the conflicts.
   private func insert(
     _ writes: [PostgresBatch.Write], positions: [String: Int64], into outcome: inout FlushOutcome
-  ) async throws -> Set<String> {
-    // NB: a row another instance created meanwhile is a conflict, or overwritten under
-    // last-writer-wins.
-    let onConflict =
-      batch.lastWriterWins
-      ? """
-      DO UPDATE SET data = excluded.data, version = \(table).version + 1,
-        updated_by = excluded.updated_by, updated_at = now(),
-        position = excluded.position
-      """
-      : "DO NOTHING"
-    let rows = try await connection.query(
-      PostgresQuery(
-        unsafeSQL: """
-          INSERT INTO \(table) (id, data, version, updated_by, position)
-          SELECT u.id, u.data::jsonb, 1, $3, u.position
-          FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position)
-          ON CONFLICT (id) \(onConflict)
-          RETURNING id, version
-          """,
-        binds: binds(
-          writes.map(\.id), try json(of: writes), instance,
-          writes.map { positions[$0.id] ?? -1 })),
-      logger: logger)
-    return try await record(rows, into: &outcome)
+  ) async throws -> [String] {
+    guard !batch.lastWriterWins else {
+      return try await overwrite(writes, positions: positions, into: &outcome)
+    }
+    let ids = writes.map(\.id)
+    let statement = PostgresQuery(
+      unsafeSQL: """
+        WITH logged AS (
+          INSERT INTO reduxkit_change_log (table_name, op, origin, entity_ids, versions)
+          SELECT $5, 'write', $3, $1::text[], array_fill(1::bigint, ARRAY[cardinality($1::text[])])
+        )
+        INSERT INTO \(table) (id, data, version, updated_by, position)
+        SELECT u.id, u.data::jsonb, 1, $3, u.position
+        FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position)
+        """,
+      binds: try binds(
+        ids, try json(of: writes), instance, writes.map { positions[$0.id] ?? -1 }, batch.table))
+    try await connection.query("SAVEPOINT reduxkit_insert", logger: logger)
+    do {
+      try await connection.query(statement, logger: logger)
+    } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+      try await connection.query("ROLLBACK TO SAVEPOINT reduxkit_insert", logger: logger)
+      let rows = try await connection.query(
+        PostgresQuery(
+          unsafeSQL: "SELECT id FROM \(table) WHERE id = ANY($1::text[])",
+          binds: try binds(ids)), logger: logger)
+      var existing: [String] = []
+      for try await id in rows.decode(String.self) { existing.append(id) }
+      return existing
+    }
+    try await connection.query("RELEASE SAVEPOINT reduxkit_insert", logger: logger)
+    for id in ids {
+      outcome.log.append(.init(table: batch.table, id: id, version: 1, isDeletion: false))
+    }
+    return []
   }
 
-  private func record(
-    _ rows: PostgresRowSequence, into outcome: inout FlushOutcome
-  ) async throws -> Set<String> {
-    var written = Set<String>()
-    for try await (id, version) in rows.decode((String, Int64).self) {
-      written.insert(id)
-      outcome.log.append(.init(table: batch.table, id: id, version: version, isDeletion: false))
+  /// Inserts under last-writer-wins: a row created by another instance meanwhile is
+  /// overwritten. Returns nothing missed.
+  private func overwrite(
+    _ writes: [PostgresBatch.Write], positions: [String: Int64], into outcome: inout FlushOutcome
+  ) async throws -> [String] {
+    let ids = writes.map(\.id)
+    let exceptions = try await exceptions(
+      """
+      WITH done AS (
+        INSERT INTO \(table) (id, data, version, updated_by, position)
+        SELECT u.id, u.data::jsonb, 1, $3, u.position
+        FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position)
+        ON CONFLICT (id) DO UPDATE SET data = excluded.data, version = \(table).version + 1,
+          updated_by = excluded.updated_by, updated_at = now(), position = excluded.position
+        RETURNING id, version, 1::bigint AS expected, position
+      ), \(logged("write", table: "$5", origin: "$3", order: "position"))
+      """, ids: ids,
+      binds: binds(
+        ids, try json(of: writes), instance, writes.map { positions[$0.id] ?? -1 }, batch.table))
+    for id in ids where !exceptions.missed.contains(id) {
+      outcome.log.append(
+        .init(
+          table: batch.table, id: id, version: exceptions.versions[id] ?? 1, isDeletion: false))
     }
-    return written
+    return ids.filter { exceptions.missed.contains($0) }
+  }
+
+  /// The `WITH` entry that appends the rows of `done` to the change log as one row: their ids
+  /// and versions, ordered by `order`.
+  private func logged(_ operation: String, table: String, origin: String, order: String)
+    -> String
+  {
+    """
+    logged AS (
+      INSERT INTO reduxkit_change_log (table_name, op, origin, entity_ids, versions)
+      SELECT \(table), '\(operation)', \(origin), array_agg(id ORDER BY \(order)),
+        array_agg(version ORDER BY \(order))
+      FROM done HAVING count(*) > 0
+    )
+    """
+  }
+
+  /// Runs `statement` (a `WITH` whose `done` names the rows that took effect, with their
+  /// `version` and the `expected` one) and reads only the exceptions: the ids of `$1` that
+  /// took no effect, and the versions that are not the expected ones.
+  private func exceptions(_ statement: String, ids: [String], binds: PostgresBindings)
+    async throws -> (missed: Set<String>, versions: [String: Int64])
+  {
+    let rows = try await connection.query(
+      PostgresQuery(
+        unsafeSQL: statement + """
+          SELECT a.id, NULL::bigint FROM UNNEST($1::text[]) AS a(id)
+          WHERE NOT EXISTS (SELECT 1 FROM done WHERE done.id = a.id)
+          UNION ALL
+          SELECT id, version FROM done WHERE version <> expected
+          """, binds: binds), logger: logger)
+    var missed = Set<String>()
+    var versions: [String: Int64] = [:]
+    for try await (id, version) in rows.decode((String, Int64?).self) {
+      if let version { versions[id] = version } else { missed.insert(id) }
+    }
+    return (missed, versions)
   }
 
   /// The server's current rows for `ids`, as conflicts.

@@ -30,7 +30,8 @@ import Synchronization
 /// `conflictPolicy: .lastWriterWins` overwrites instead.
 ///
 /// ## The change feed
-/// Each flush appends one change-log row per entity in its own transaction.
+/// Each flush appends to the change log, in its own transaction, the ids and versions it
+/// wrote or deleted (one log row per table and kind of change, the ids in an array).
 /// ``changes(after:)`` reads them up to the oldest transaction still open on the server, so a
 /// transaction that commits late is never skipped. NB: a session left idle in a transaction
 /// holds every instance's feed back; set `idle_in_transaction_session_timeout`.
@@ -179,18 +180,20 @@ public final class PostgresBackend: PersistenceBackend {
         """, logger: logger)
       try await connection.query(
         """
-        CREATE TABLE IF NOT EXISTS reduxkit_changes (
+        CREATE TABLE IF NOT EXISTS reduxkit_change_log (
           seq bigserial PRIMARY KEY,
           txid xid8 NOT NULL DEFAULT pg_current_xact_id(),
           table_name text NOT NULL,
-          entity_id text NOT NULL,
-          version bigint NOT NULL,
           op text NOT NULL,
           origin text NOT NULL,
+          entity_ids text[] NOT NULL,
+          versions bigint[] NOT NULL,
           written_at timestamptz NOT NULL DEFAULT clock_timestamp())
         """, logger: logger)
       try await connection.query(
-        "CREATE INDEX IF NOT EXISTS reduxkit_changes_txid ON reduxkit_changes (txid, seq)",
+        """
+        CREATE INDEX IF NOT EXISTS reduxkit_change_log_txid ON reduxkit_change_log (txid, seq)
+        """,
         logger: logger)
       var applied = Set<String>()
       let rows = try await connection.query(
@@ -347,7 +350,7 @@ public final class PostgresBackend: PersistenceBackend {
         guard outcome.conflicts.isEmpty else {
           throw PostgresBackendError.conflicts(outcome.conflicts)
         }
-        try await outcome.appendLog(on: connection, origin: instance, logger: logger)
+        try await outcome.notify(on: connection, origin: instance, logger: logger)
         return outcome
       }
     } catch {

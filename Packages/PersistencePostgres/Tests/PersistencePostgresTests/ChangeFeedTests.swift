@@ -193,8 +193,8 @@ struct ChangeFeedTests {
         """, logger: TestServer.quiet)
       try await connection.query(
         """
-        INSERT INTO reduxkit_changes (table_name, entity_id, version, op, origin)
-        VALUES ('cards', '7', 1, 'write', 'script')
+        INSERT INTO reduxkit_change_log (table_name, op, origin, entity_ids, versions)
+        VALUES ('cards', 'write', 'script', ARRAY['7'], ARRAY[1])
         """, logger: TestServer.quiet)
     }
     let (changes, _) = try await b.applyNext(polling: clock)

@@ -43,7 +43,7 @@ struct PostgresBackendTests {
     #expect(try await second.load(columnTable).map(\.name) == ["Todo"])
     let flushes = try await TestServer.admin(url) { connection in
       let rows = try await connection.query(
-        "SELECT count(DISTINCT txid)::bigint FROM reduxkit_changes", logger: TestServer.quiet)
+        "SELECT count(DISTINCT txid)::bigint FROM reduxkit_change_log", logger: TestServer.quiet)
       var count: Int64 = 0
       for try await value in rows.decode(Int64.self) { count = value }
       return count
@@ -113,6 +113,33 @@ struct PostgresBackendTests {
     for database in [seed, a, b] { database.close() }
   }
 
+  /// Two instances create the same id: the second insert meets the first one's row. The whole
+  /// flush is refused (its other new row is not written), typed, and the row is left as the
+  /// first instance wrote it.
+  @Test func creatingAnIdAnotherInstanceCreatedIsAConflict() async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await openBoard(url, as: "a")
+    let b = try await openBoard(url, as: "b")
+    try await a.commit([cardTable.batchForTests([Card(id: 7, title: "A's seven")])])
+    var boardB = Board()
+    let persistenceB = middleware(b)
+    boardB.cards.upsert(contentsOf: [
+      Card(id: 8, title: "B's eight"), Card(id: 7, title: "B's seven"),
+    ])
+    persistenceB.afterReduce(state: &boardB)
+
+    let conflicts = await conflictsOf { try await persistenceB.flush() }
+    #expect(conflicts.map(\.id) == ["7"])
+    #expect(conflicts.first?.expectedVersion == nil)  // new to b
+    #expect(conflicts.first?.currentVersion == 1)
+    #expect(try await a.load(cardTable).map(\.title) == ["A's seven"])  // 8 rolled back too
+    #expect(persistenceB.status.pendingCount == 2)
+    #expect(try await TestServer.rowVersions(url, table: "cards") == ["7": 1])
+    await #expect(throws: PersistenceMiddlewareError.self) { try await persistenceB.shutdown() }
+    a.close()
+    b.close()
+  }
+
   @Test func resolvingForMineOverwritesOnPurpose() async throws {
     let url = try await TestServer.makeDatabase()
     let a = try await openBoard(url, as: "a")
@@ -171,8 +198,8 @@ struct PostgresBackendTests {
       try await slow.query("BEGIN", logger: TestServer.quiet)
       try await slow.query(
         """
-        INSERT INTO reduxkit_changes (table_name, entity_id, version, op, origin)
-        VALUES ('cards', '99', 1, 'write', 'slow')
+        INSERT INTO reduxkit_change_log (table_name, op, origin, entity_ids, versions)
+        VALUES ('cards', 'write', 'slow', ARRAY['99'], ARRAY[1])
         """, logger: TestServer.quiet)
       // A later transaction takes a larger sequence number and commits first.
       try await a.commit([cardTable.batchForTests([Card(id: 1, title: "fast")])])

@@ -1,0 +1,231 @@
+import EntityTracking
+import Foundation
+import Logging
+import Persistence
+import PersistencePostgres
+import PostgresNIO
+
+/// Flush throughput on PostgreSQL: PersistencePostgres against a hand-written postgres-nio
+/// batch of the same rows into the same table shape, interleaved in one process against one
+/// server (`REDUXKIT_POSTGRES_URL`; `Scripts/postgres-bench.sh` starts a throwaway one).
+///
+/// `PostgresContenders <rounds> <rows>` runs every contender once per round, in an order
+/// rotated from round to round, each on rows new to the table (ids of its own), and prints
+/// each round's µs per row and the median of the per-round ratios.
+///
+/// Contenders:
+/// - `persistence`: what an app pays: the rows arrive in ``drains`` reduces, each followed by
+///   `afterReduce` (the drains), then one `flush()`: positions, a versioned `INSERT … ON
+///   CONFLICT DO NOTHING … RETURNING` over `UNNEST`, the change log and its `NOTIFY`, in one
+///   transaction. The drains and the flush are timed; the reduces are not.
+/// - `raw-insert`: one transaction of one `INSERT … SELECT FROM UNNEST` of the rows'
+///   `JSONEncoder` output, positions and versions given: the baseline of the target.
+/// - `persistence-update` and `raw-update`: the same rows changed again (the versioned
+///   `UPDATE … FROM UNNEST … WHERE version = base`, against a plain `UPDATE … FROM UNNEST`).
+@main
+enum PostgresContenders {
+  static let drains = 10
+
+  static func main() async throws {
+    let numbers = CommandLine.arguments.dropFirst().compactMap { Int($0) }.filter { $0 > 0 }
+    guard numbers.count == 2, CommandLine.arguments.count == 3 else {
+      fatalError("usage: PostgresContenders <rounds> <rows>")
+    }
+    guard let url = ProcessInfo.processInfo.environment["REDUXKIT_POSTGRES_URL"] else {
+      fatalError("set REDUXKIT_POSTGRES_URL (eval \"$(Scripts/postgres.sh start)\")")
+    }
+    // NB: a database of its own, dropped at the end: the tables start empty every run.
+    let name = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    let admin = try await connect(url)
+    try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quiet)
+    let slash = url.lastIndex(of: "/")!
+    try await Bench(url: String(url[..<slash]) + "/" + name)
+      .interleaved(rounds: numbers[0], rows: numbers[1])
+    try await admin.query(
+      PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: quiet)
+    try await admin.close()
+  }
+
+  static func connect(_ url: String) async throws -> PostgresConnection {
+    let components = URLComponents(string: url)!
+    return try await PostgresConnection.connect(
+      configuration: .init(
+        host: components.host ?? "127.0.0.1", port: components.port ?? 5432,
+        username: components.user ?? "", password: components.password,
+        database: String(components.path.dropFirst()), tls: .disable),
+      id: 1, logger: quiet)
+  }
+}
+
+/// A typical app entity: an integer id, a title, a flag and a sort index.
+struct Card: Codable, Identifiable, Equatable, Sendable {
+  let id: Int
+  var title: String
+  var done: Bool
+  var sortIndex: Int
+}
+
+struct AppState {
+  var cards = EntityStore<Card>()
+}
+
+let cardTable = PostgresTable<Card>("cards")
+let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
+
+@MainActor
+final class Bench {
+  let database: PostgresBackend
+  let persistence: PersistenceMiddleware<AppState>
+  let connection: PostgresConnection
+  var state = AppState()
+  var nextID = 0
+
+  init(url: String) async throws {
+    database = try await PostgresBackend(
+      url: url, instance: "bench",
+      migrations: [
+        PostgresMigration("bench-v1") { connection in
+          try await cardTable.create(on: connection, logger: quiet)
+          // NB: the shape `PostgresTable.create` makes.
+          try await connection.query(
+            """
+            CREATE TABLE raw (
+              id text PRIMARY KEY, data jsonb NOT NULL, version bigint NOT NULL,
+              position bigint NOT NULL, updated_by text NOT NULL,
+              updated_at timestamptz NOT NULL DEFAULT now())
+            """, logger: quiet)
+          try await connection.query("CREATE INDEX ON raw (position)", logger: quiet)
+        }
+      ], logger: quiet)
+    persistence = PersistenceMiddleware(
+      backend: database,
+      writers: [StateWriter(keyPath: \.cards, table: cardTable, database: database)],
+      logger: quiet)
+    connection = try await PostgresContenders.connect(url)
+  }
+
+  /// Rows with ids no earlier round used.
+  func newCards(_ count: Int) -> [Card] {
+    defer { nextID += count }
+    return (nextID..<nextID + count).map {
+      Card(id: $0, title: "card number \($0) with a long title", done: $0 % 3 == 0, sortIndex: $0)
+    }
+  }
+
+  func chunks(_ count: Int) -> [Range<Int>] {
+    let size = (count + PostgresContenders.drains - 1) / PostgresContenders.drains
+    return stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
+  }
+
+  /// The middleware's drains and its flush, the reduces untimed.
+  func persistence(_ cards: [Card]) async throws -> Duration {
+    var elapsed = Duration.zero
+    for chunk in chunks(cards.count) {
+      state.cards.upsert(contentsOf: cards[chunk])
+      let start = ContinuousClock.now
+      persistence.afterReduce(state: &state)
+      elapsed += ContinuousClock.now - start
+    }
+    let start = ContinuousClock.now
+    try await persistence.flush()
+    return elapsed + (ContinuousClock.now - start)
+  }
+
+  /// One hand-written `INSERT … SELECT FROM UNNEST` of the rows, in a transaction.
+  func rawInsert(_ cards: [Card]) async throws -> Duration {
+    let start = ContinuousClock.now
+    let encoder = JSONEncoder()
+    let ids = cards.map { String($0.id) }
+    let json = try cards.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    let positions = cards.map { Int64($0.id) }
+    try await connection.query("BEGIN", logger: quiet)
+    try await connection.query(
+      """
+      INSERT INTO raw (id, data, version, updated_by, position)
+      SELECT u.id, u.data::jsonb, 1, 'bench', u.position
+      FROM UNNEST(\(ids)::text[], \(json)::text[], \(positions)::bigint[]) AS u(id, data, position)
+      """, logger: quiet)
+    try await connection.query("COMMIT", logger: quiet)
+    return ContinuousClock.now - start
+  }
+
+  /// One hand-written `UPDATE … FROM UNNEST` of the rows, in a transaction.
+  func rawUpdate(_ cards: [Card]) async throws -> Duration {
+    let start = ContinuousClock.now
+    let encoder = JSONEncoder()
+    let ids = cards.map { String($0.id) }
+    let json = try cards.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    try await connection.query("BEGIN", logger: quiet)
+    try await connection.query(
+      """
+      UPDATE raw AS r SET data = u.data::jsonb, version = r.version + 1, updated_by = 'bench',
+        updated_at = now()
+      FROM UNNEST(\(ids)::text[], \(json)::text[]) AS u(id, data)
+      WHERE r.id = u.id
+      """, logger: quiet)
+    try await connection.query("COMMIT", logger: quiet)
+    return ContinuousClock.now - start
+  }
+
+  static let contenders = ["persistence", "raw-insert", "persistence-update", "raw-update"]
+
+  func interleaved(rounds: Int, rows: Int) async throws {
+    var perRound: [[String: Double]] = []
+    for round in 0..<rounds {
+      // Each round: the inserts first (the updates change the rows inserted), rotated.
+      let inserted = [newCards(rows), newCards(rows)]
+      let inserts = round % 2 == 0 ? ["persistence", "raw-insert"] : ["raw-insert", "persistence"]
+      let updates =
+        round % 2 == 0
+        ? ["persistence-update", "raw-update"] : ["raw-update", "persistence-update"]
+      var figures: [String: Double] = [:]
+      for contender in inserts + updates {
+        let elapsed: Duration
+        switch contender {
+        case "persistence": elapsed = try await persistence(inserted[0])
+        case "raw-insert": elapsed = try await rawInsert(inserted[1])
+        case "persistence-update":
+          elapsed = try await persistence(
+            inserted[0].map { card in
+              var card = card
+              card.title += ", changed"
+              return card
+            })
+        default:
+          elapsed = try await rawUpdate(
+            inserted[1].map { card in
+              var card = card
+              card.title += ", changed"
+              return card
+            })
+        }
+        figures[contender] = elapsed / .microseconds(1) / Double(rows)
+      }
+      perRound.append(figures)
+      let line = Self.contenders.map { "\($0) \(String(format: "%.2f", figures[$0] ?? 0))" }
+      print("round \(round + 1) µs/row: " + line.joined(separator: ", "))
+    }
+    let stored = try await count("cards")
+    precondition(stored == rounds * rows, "rows lost: \(stored) of \(rounds * rows)")
+    func median(_ contender: String, _ baseline: String) -> String {
+      // Throughput relative to the baseline: time(baseline) / time(contender).
+      let ratios = perRound.map { ($0[baseline] ?? 0) / ($0[contender] ?? 1) }.sorted()
+      return String(
+        format: "%@ throughput / %@ = %.2f (rounds: %.2f-%.2f)", contender, baseline,
+        ratios[ratios.count / 2], ratios.first ?? 0, ratios.last ?? 0)
+    }
+    print("median of \(rounds) interleaved rounds of \(rows) rows (drains and flush included):")
+    print("  " + median("persistence", "raw-insert") + "   target >= 0.5")
+    print("  " + median("persistence-update", "raw-update"))
+    try await persistence.shutdown()
+    database.close()
+    try await connection.close()
+  }
+
+  func count(_ table: String) async throws -> Int {
+    let rows = try await connection.query(
+      PostgresQuery(unsafeSQL: "SELECT count(*)::bigint FROM \(table)"), logger: quiet)
+    for try await count in rows.decode(Int64.self) { return Int(count) }
+    return 0
+  }
+}
