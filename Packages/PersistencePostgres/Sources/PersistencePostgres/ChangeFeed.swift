@@ -15,8 +15,8 @@ import Synchronization
 /// Task { await feed.run() }
 /// ```
 ///
-/// It holds one connection of its own, which listens for the wake-up each flush sends at
-/// commit (`NOTIFY`), then reads the log from its cursor (``PostgresBackend/changes(after:)``),
+/// It holds one connection of its own, which listens for the wake-up each flush sends after
+/// its commit (`NOTIFY`), then reads the log from its cursor (``PostgresBackend/changes(after:)``),
 /// and reads it again every `pollInterval` whatever happens, which also finds a lost
 /// notification and a dead connection. On (re)connection it listens first, then catches up,
 /// so a change committed in between is read either way.

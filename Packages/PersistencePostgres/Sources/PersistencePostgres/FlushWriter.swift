@@ -13,16 +13,6 @@ struct FlushOutcome: Sendable {
 
   var log: [Change] = []
   var conflicts: [PersistenceConflict] = []
-  /// Whether any row was written (the other instances are woken).
-  var hasChanges: Bool { !log.isEmpty }
-
-  /// Wakes the instances listening, at commit: a wake-up only (the feed reads the log), so the
-  /// payload is just the writer's name.
-  func notify(on connection: PostgresConnection, origin: String, logger: Logger) async throws {
-    guard hasChanges else { return }
-    try await connection.query(
-      "SELECT pg_notify(\(ChangeFeed.channel), \(origin))", logger: logger)
-  }
 }
 
 /// Writes one writer's batch inside a flush's transaction: versioned deletes, versioned

@@ -350,7 +350,6 @@ public final class PostgresBackend: PersistenceBackend {
         guard outcome.conflicts.isEmpty else {
           throw PostgresBackendError.conflicts(outcome.conflicts)
         }
-        try await outcome.notify(on: connection, origin: instance, logger: logger)
         return outcome
       }
     } catch {
@@ -359,6 +358,26 @@ public final class PostgresBackend: PersistenceBackend {
     }
     recorder.flushCommitted(latency: ContinuousClock.now - started)
     book.committed(outcome.log, batches: batches, dropped: bases)
+    if !outcome.log.isEmpty { await wakeTheOtherInstances() }
+  }
+
+  /// Wakes the other instances' feeds, after the commit: a wake-up only (the feeds read the
+  /// log), so the payload is just this instance's name.
+  ///
+  /// NB: not inside the flush's transaction, where a pending notification takes PostgreSQL's
+  /// global notification lock at commit and serializes every instance's commits. Lost (a
+  /// crash right after the commit, a failure here), it only delays: the feeds' polls read the
+  /// log too.
+  private func wakeTheOtherInstances() async {
+    do {
+      let rows = try await client.query(
+        "SELECT pg_notify(\(ChangeFeed.channel), \(instance))", logger: logger)
+      for try await _ in rows {}
+    } catch {
+      logger.warning(
+        "the other instances were not woken after a flush; their polls will find it",
+        metadata: ["error": "\(PostgresBackendError(error))"])
+    }
   }
 
   /// What this database did so far, for an operator: flushes and their latency, conflicts, the
