@@ -183,6 +183,9 @@ public final class BoardService {
     return Health(
       instance: instance, cards: store.cards.count, pendingChanges: status.pendingCount,
       lastError: status.lastError.map { "\($0)" }, flushes: metrics?.flushes,
+      failedFlushes: metrics?.failedFlushes,
+      lastFlushMilliseconds: metrics?.lastFlushLatency.map { $0 / .milliseconds(1) },
+      maxFlushMilliseconds: metrics.map { $0.maxFlushLatency / .milliseconds(1) },
       conflicts: metrics?.conflicts, remoteChanges: metrics?.remoteChanges,
       feedLagMilliseconds: metrics?.feedLag.map { $0 / .milliseconds(1) },
       feedReconnects: metrics?.feedReconnects)
@@ -374,6 +377,9 @@ public struct Health: Codable, Sendable {
   public let pendingChanges: Int
   public let lastError: String?
   public let flushes: Int?
+  public let failedFlushes: Int?
+  public let lastFlushMilliseconds: Double?
+  public let maxFlushMilliseconds: Double?
   public let conflicts: Int?
   public let remoteChanges: Int?
   public let feedLagMilliseconds: Double?
