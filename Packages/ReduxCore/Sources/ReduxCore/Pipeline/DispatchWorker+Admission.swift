@@ -13,11 +13,12 @@ extension DispatchWorker {
   /// - Complexity: O(1) for `debounce` and `throttle`; O(*n*) for `latest` when it replaces a
   ///   queued dispatch (*n* queued actions) and for `limit(k)` (*k*).
   @inlinable @discardableResult
-  nonisolated func enqueue(_ action: Action, policy: AdmissionPolicy, completion: Completion?)
-    -> DispatchError?
-  {
+  nonisolated func enqueue(
+    _ action: Action, policy: AdmissionPolicy, completion: Completion?,
+    source: SourceCode = .caller
+  ) -> DispatchError? {
     if case .limit(let limit) = policy {
-      return enqueueAdmitted(action, limit: limit, completion: completion)
+      return enqueueAdmitted(action, limit: limit, completion: completion, source: source)
     }
     let id = action.id
     let now = clock.now()
@@ -29,7 +30,8 @@ extension DispatchWorker {
       // dispatch held here after that could never be released or settled.
       guard !tasks.isShutdown else { return .shutdown }
       let ticket = book.issueTicket()
-      let pending = Pending(action: action, limited: false, completion: completion, ticket: ticket)
+      let pending = Pending(
+        action: action, limited: false, completion: completion, ticket: ticket, source: source)
       book.policies[id] = policy
       let decision = book.machine.offer(ticket, key: id, policy: policy, now: now)
       armAt = decision.armAt

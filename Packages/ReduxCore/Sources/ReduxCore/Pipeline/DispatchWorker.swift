@@ -28,14 +28,45 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     @usableFromInline let completion: Completion?
     /// Its ticket under an ``AdmissionPolicy`` (`latest`, `debounce`, `throttle`); 0 if none.
     @usableFromInline let ticket: Int
+    /// Who dispatched it, for an inspector: see ``SourceCode``.
+    @usableFromInline let source: SourceCode
 
     @inlinable
-    init(action: Action, limited: Bool, completion: Completion?, ticket: Int = 0) {
+    init(
+      action: Action, limited: Bool, completion: Completion?, ticket: Int = 0,
+      source: SourceCode = .caller
+    ) {
       self.action = action
       self.limited = limited
       self.completion = completion
       self.ticket = ticket
+      self.source = source
     }
+  }
+
+  /// ``ActionSource`` as a plain integer: 0 the caller, `i + 1` the middleware at index `i`,
+  /// `-(i + 1)` the resolver at index `i`.
+  ///
+  /// NB: not the enum, whose `String` payloads every queued action would copy, retain and
+  /// release, inspected or not.
+  @usableFromInline
+  struct SourceCode: Sendable {
+    @usableFromInline let value: Int32
+
+    @inlinable init(value: Int32) { self.value = value }
+
+    @usableFromInline static var caller: Self { Self(value: 0) }
+
+    @inlinable static func middleware(at index: Int) -> Self { Self(value: Int32(index + 1)) }
+
+    @inlinable static func resolver(at index: Int) -> Self { Self(value: -Int32(index + 1)) }
+  }
+
+  /// The ``ActionSource`` a code stands for.
+  func source(of code: SourceCode) -> ActionSource {
+    if code.value > 0 { return .middleware(middlewareIDs[Int(code.value) - 1]) }
+    if code.value < 0 { return .resolver(resolverIDs[Int(-code.value) - 1]) }
+    return .caller
   }
 
   /// Who waits for an action's result.
@@ -55,6 +86,9 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   @usableFromInline nonisolated let reducerIDs: [String]
   nonisolated let resolverIDs: [String]
   @usableFromInline nonisolated let onLog: (@Sendable (Log) -> Void)?
+  @usableFromInline nonisolated let inspector: (any StoreInspector<State, Action>)?
+  /// `inspector != nil`, read on every action: a plain flag, not an existential to load.
+  @usableFromInline nonisolated let isInspected: Bool
   @usableFromInline nonisolated let dispatcher: Dispatcher<Pending>
   /// The store's task runtime, on the store's clock.
   @usableFromInline nonisolated let tasks: TaskManager
@@ -80,6 +114,11 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   @exclusivity(unchecked) @usableFromInline var cursor = 0
   @usableFromInline let subscriptions = StateSubscriptions()
   @exclusivity(unchecked) @usableFromInline var isShutdown = false
+  /// While set, admitted actions wait in the queue (``Store/pause()``).
+  @exclusivity(unchecked) @usableFromInline var isPaused = false
+  /// Whether a drain job ended early because the store was paused: the dispatcher still counts
+  /// it as running, and ``resume()`` must schedule the next one.
+  @exclusivity(unchecked) @usableFromInline var isDrainHeld = false
 
   init(
     state: State,
@@ -89,9 +128,12 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     queueCapacity: Int,
     admissionPolicies: [String: AdmissionPolicy] = [:],
     clock: ClockReader = ClockReader(ContinuousClock()),
+    inspector: (any StoreInspector<State, Action>)? = nil,
     onLog: (@Sendable (Log) -> Void)?
   ) {
     self.state = state
+    self.inspector = inspector
+    self.isInspected = inspector != nil
     self.registeredPolicies = admissionPolicies
     self.clock = clock
     self.tasks = TaskManager(clock: clock)
@@ -121,22 +163,23 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   /// Admits an action, scheduling a main-actor drain if none is pending. A refusal is logged
   /// and returned.
   @inlinable @discardableResult
-  nonisolated func enqueue(_ action: Action, limit: UInt, completion: Completion?)
-    -> DispatchError?
-  {
+  nonisolated func enqueue(
+    _ action: Action, limit: UInt, completion: Completion?, source: SourceCode = .caller
+  ) -> DispatchError? {
     // NB: a store without registered policies never computes the id here.
     if limit == 0, !registeredPolicies.isEmpty, let policy = registeredPolicies[action.id] {
-      return enqueue(action, policy: policy, completion: completion)
+      return enqueue(action, policy: policy, completion: completion, source: source)
     }
-    return enqueueAdmitted(action, limit: limit, completion: completion)
+    return enqueueAdmitted(action, limit: limit, completion: completion, source: source)
   }
 
   /// Admits an action under `limit` alone (`maxDispatchable`, or no policy).
   @inlinable @discardableResult
-  nonisolated func enqueueAdmitted(_ action: Action, limit: UInt, completion: Completion?)
-    -> DispatchError?
-  {
-    let pending = Pending(action: action, limited: limit > 0, completion: completion)
+  nonisolated func enqueueAdmitted(
+    _ action: Action, limit: UInt, completion: Completion?, source: SourceCode = .caller
+  ) -> DispatchError? {
+    let pending = Pending(
+      action: action, limited: limit > 0, completion: completion, source: source)
     // NB: the id only counts for a rate-limited dispatch; an unlimited one does not compute it
     // (a derived id reflects on the action).
     switch dispatcher.enqueue(pending, id: limit > 0 ? action.id : "", limit: limit) {
@@ -152,6 +195,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   /// Reports a refusal through `onLog`, or once on standard error without one.
   @usableFromInline
   nonisolated func reportRefusal(of action: Action, _ reason: DispatchError) {
+    inspector?.storeDidRefuse(action, reason: reason)
     if let onLog {
       onLog(.store(.refused(action, reason: reason)))
     } else if dispatcher.claimRefusalWarning() {
@@ -168,8 +212,10 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
         + "further refusals are only counted in refusedDispatchCount. Pass onLog to see each.\n")
   }
 
-  nonisolated func enqueue(contentsOf actions: [Action], limit: UInt) {
-    for action in actions { enqueue(action, limit: limit, completion: nil) }
+  nonisolated func enqueue(
+    contentsOf actions: [Action], limit: UInt, source: SourceCode = .caller
+  ) {
+    for action in actions { enqueue(action, limit: limit, completion: nil, source: source) }
   }
 
   @inlinable
@@ -199,6 +245,11 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
       while cursor < batch.count {
         // NB: a middleware may shut the store down mid-batch; shutdown() discards the rest.
         guard !isShutdown else { return }
+        // Paused, the rest waits for resume(), which schedules the next drain.
+        guard !isPaused else {
+          isDrainHeld = true
+          return
+        }
         let pending = batch[cursor]
         cursor += 1
         process(pending)
@@ -211,6 +262,10 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
       // NB: a processed batch must not linger: shutdown() discards what `batch` still holds.
       batch.removeAll(keepingCapacity: true)
       cursor = 0
+      guard !isPaused else {
+        isDrainHeld = true
+        return
+      }
       switch dispatcher.nextBatch(into: &batch) {
       case .ready:
         continue
@@ -232,13 +287,48 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     Task { @MainActor in self.drain() }
   }
 
-  @inlinable
+  // NB: always inlined into drain(): with the inspected branch it grew past what the
+  // optimizer inlines on its own, which cost about 40 instructions per action.
+  @inlinable @inline(__always)
   func process(_ pending: Pending) {
+    if isInspected { return processInspected(pending) }
     let frame = prepareFrame()
     runMiddleware(at: 0, frame: frame, action: pending.action)
     if pending.limited { dispatcher.release(id: pending.action.id) }
     if pending.ticket != 0 { admissionEnded(pending.ticket) }
     pending.completion?.finish(state: readOnly) { outcome(of: frame) }
+  }
+
+  /// ``process(_:)`` for a store with an inspector: timed, and reported with its outcome.
+  @usableFromInline @inline(never)
+  func processInspected(_ pending: Pending) {
+    let started = ContinuousClock.now
+    let frame = prepareFrame()
+    runMiddleware(at: 0, frame: frame, action: pending.action)
+    if pending.limited { dispatcher.release(id: pending.action.id) }
+    if pending.ticket != 0 { admissionEnded(pending.ticket) }
+    let outcome = outcome(of: frame)
+    inspector?.storeDidRun(
+      pending.action, source: source(of: pending.source), outcome: outcome, state: readOnly,
+      duration: ContinuousClock.now - started)
+    pending.completion?.finish(state: readOnly) { outcome }
+  }
+
+  // MARK: - Pausing (main actor)
+
+  /// Holds the actions admitted from now on in the queue; the one running finishes.
+  func pause() {
+    isPaused = true
+  }
+
+  /// Runs the held actions, and those admitted later, again.
+  func resume() {
+    guard isPaused else { return }
+    isPaused = false
+    if isDrainHeld {
+      isDrainHeld = false
+      scheduleDrain()
+    }
   }
 
   /// What happened in the synchronous pipeline whose flags `frame` holds: middleware `i` ran

@@ -90,7 +90,7 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   /// - Parameter action: The action.
   /// - Complexity: Amortized O(1).
   public func dispatch(_ action: Action) {
-    worker.enqueue(action, limit: 0, completion: nil)
+    worker.enqueue(action, limit: 0, completion: nil, source: .middleware(at: index))
   }
 
   /// Dispatches actions to the tail of the queue, each limited by `maxDispatchable`
@@ -101,7 +101,7 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   ///   - actions: The actions, queued in this order.
   /// - Complexity: Amortized O(*k*), where *k* is the number of actions.
   public func dispatch(_ maxDispatchable: UInt, _ actions: Action...) {
-    worker.enqueue(contentsOf: actions, limit: maxDispatchable)
+    worker.enqueue(contentsOf: actions, limit: maxDispatchable, source: .middleware(at: index))
   }
 
   /// Runs the resolvers for `error` at once, with this middleware as the origin. The middleware
@@ -171,7 +171,10 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   public var args: (Dispatch, Resolve, TaskLauncher, Next, Action) {
     let context = self
     return (
-      { limit, actions in context.worker.enqueue(contentsOf: actions, limit: limit) },
+      { limit, actions in
+        context.worker.enqueue(
+          contentsOf: actions, limit: limit, source: .middleware(at: context.index))
+      },
       { context.resolve($0) },
       { context.task($0) },
       { context.next($0) },

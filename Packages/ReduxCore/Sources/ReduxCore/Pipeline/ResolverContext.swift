@@ -63,7 +63,7 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
   /// - Parameter action: The action.
   /// - Complexity: Amortized O(1).
   public func dispatch(_ action: Action) {
-    worker.enqueue(action, limit: 0, completion: nil)
+    worker.enqueue(action, limit: 0, completion: nil, source: .resolver(at: index))
   }
 
   /// Dispatches actions to the tail of the queue, each limited by `maxDispatchable`
@@ -74,7 +74,7 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
   ///   - actions: The actions, queued in this order.
   /// - Complexity: Amortized O(*k*), where *k* is the number of actions.
   public func dispatch(_ maxDispatchable: UInt, _ actions: Action...) {
-    worker.enqueue(contentsOf: actions, limit: maxDispatchable)
+    worker.enqueue(contentsOf: actions, limit: maxDispatchable, source: .resolver(at: index))
   }
 
   /// Emits this resolver's timing log when the store has an `onLog`. Once-only.
@@ -91,7 +91,10 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
     let context = self
     return (
       state,
-      { limit, actions in context.worker.enqueue(contentsOf: actions, limit: limit) },
+      { limit, actions in
+        context.worker.enqueue(
+          contentsOf: actions, limit: limit, source: .resolver(at: context.index))
+      },
       { context.next() },
       origin,
       error,

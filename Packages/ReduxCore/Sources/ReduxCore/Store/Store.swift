@@ -59,6 +59,7 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
   ///     (from middlewares, resolvers and ``send`` too).
   ///   - clock: The clock of the timed policies (`debounce`, `throttle`), for dispatches and for
   ///     the tasks of ``tasks``; a `ManualClock` in tests.
+  ///   - inspector: Sees every action run or refused (developer tools: DevTools' recorder).
   ///   - onLog: Receives timing logs and store events, on the thread where they happen. When
   ///     `nil`, the pipeline reads no clock.
   /// - Complexity: O(*m* + *r*), where *m* is the number of middlewares and *r* the number of
@@ -71,12 +72,13 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
     queueCapacity: Int = defaultQueueCapacity,
     admissionPolicies: [String: AdmissionPolicy] = [:],
     clock: any Clock<Duration> = ContinuousClock(),
+    inspector: (any StoreInspector<State, Action>)? = nil,
     onLog: (@Sendable (Log) -> Void)? = nil
   ) {
     worker = DispatchWorker(
       state: initialState, middlewares: middlewares, resolvers: resolvers, reducers: reducers,
       queueCapacity: queueCapacity, admissionPolicies: admissionPolicies,
-      clock: ClockReader(clock), onLog: onLog)
+      clock: ClockReader(clock), inspector: inspector, onLog: onLog)
   }
 
   /// A store with an empty pipeline, for previews and tests that only read state.
@@ -104,6 +106,35 @@ public final class Store<State: ReduxState, Action: ReduxAction> {
     worker.shutdown()
   }
 
+  /// Holds the actions dispatched from now on in the queue, until ``resume()``: what a
+  /// developer tool does while it shows an earlier state. The action running finishes first;
+  /// the queue's bound still applies (a dispatch beyond it is refused, as always).
+  public func pause() {
+    worker.pause()
+  }
+
+  /// Runs the actions held since ``pause()``, in order, and those dispatched later.
+  public func resume() {
+    worker.resume()
+  }
+
+  /// Whether the store holds its actions (``pause()``).
+  public var isPaused: Bool { worker.isPaused }
+
   /// The task runtime running this store's middleware tasks.
   public nonisolated var tasks: TaskManager { worker.tasks }
+}
+
+extension Store where State: UndoableState {
+  /// Puts `snapshot` back as the state while the store is paused: a developer tool's time
+  /// travel. As an undo does, it records the difference (an `EntityStore` restores through
+  /// `restore(from:)`), so observers show it and persistence saves it with the next action.
+  ///
+  /// - Parameter snapshot: A state's ``UndoableState/undoSnapshot``.
+  /// - Precondition: The store is paused (``pause()``): no action runs meanwhile.
+  public func restoreWhilePaused(_ snapshot: State.UndoSnapshot) {
+    precondition(worker.isPaused, "Store.restoreWhilePaused: pause() the store first")
+    worker.state.restoreUndoSnapshot(snapshot)
+    worker.subscriptions.stateMayHaveChanged()
+  }
 }
