@@ -17,6 +17,7 @@ let package = Package(
     .package(path: "Packages/Persistence"),
     .package(path: "Packages/QueryCache"),
     .package(path: "Packages/FeatureKit"),
+    .package(path: "Packages/DevTools"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -32,6 +33,7 @@ let package = Package(
         .product(name: "QueryCache", package: "QueryCache"),
         .product(name: "EntityQueries", package: "QueryCache"),
         .product(name: "FeatureKit", package: "FeatureKit"),
+        .product(name: "DevTools", package: "DevTools"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

@@ -21,7 +21,7 @@ root=$(pwd)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-packages=(ReduxCore EntityTracking Persistence QueryCache FeatureKit)
+packages=(ReduxCore EntityTracking Persistence QueryCache FeatureKit DevTools)
 # Packages whose leaks are known and being fixed: AddressSanitizer still runs there, only leak
 # detection waits. None now (QueryCache's gc-timer retain cycle is fixed).
 leaks_pending=()

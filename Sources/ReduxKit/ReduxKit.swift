@@ -1,3 +1,4 @@
+@_exported public import DevTools
 @_exported public import EntityQueries
 @_exported public import EntityTracking
 @_exported public import FeatureKit

@@ -1,0 +1,115 @@
+import DevTools
+import Foundation
+import ReduxCore
+import ReduxCoreTesting
+import Testing
+
+/// What the recorder keeps: every action with its source, outcome and state; within its
+/// limits; in a session file that reads back, also after a crash.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct RecorderTests {
+  @Test func everyActionIsRecordedWithWhoSentItWhatHappenedAndTheStateAfter() async throws {
+    let recorder = NotesRecorder(app: "notes", clock: ManualClock()) { $0.undoSnapshot }
+    let store = makeRecordedStore(recorder: recorder, capacity: 2)
+    await store.dispatchWithResult(.add(id: 1, text: "one"))
+    await store.dispatchWithResult(.echo("echoed"))
+    await store.dispatchWithResult(.forbidden)
+    store.pause()
+    store.dispatch(.edit(id: 1, text: "held"))
+    store.dispatch(.edit(id: 1, text: "held too"))
+    #expect(!store.dispatch(.delete(id: 1)))  // the queue holds two: refused
+    store.resume()
+    await store.waitUntilIdle()
+
+    let records = recorder.records()
+    #expect(records.map(\.index) == Array(0...7))
+    #expect(
+      records.map { "\($0.name) \($0.source) \($0.outcome.rawValue)" } == [
+        "@start recorder event",
+        "add caller reduced",
+        "echo caller reduced",
+        "add middleware echo reduced",  // dispatched by echo, run right after it
+        "forbidden caller stopped",
+        "delete caller refused",
+        "edit caller reduced",
+        "edit caller reduced",
+      ])
+    #expect(records[4].detail == "guard")
+    #expect(records[5].detail?.contains("queue full") == true)
+    #expect(records[5].state == nil)
+    #expect(try records[3].state?.decode([Note].self).map(\.text) == ["one", "echoed"])
+    #expect(try records.last?.payload?.decode(NotesAction.self) == .edit(id: 1, text: "held too"))
+    #expect(recorder.snapshot(at: 0) == [])
+    #expect(recorder.snapshot(at: 7)?.first?.text == "held too")
+  }
+
+  @Test func theRingBufferKeepsItsLimitsOldestFirst() async throws {
+    let byCount = NotesRecorder(
+      app: "notes", limits: .init(capacity: 3), clock: ManualClock()
+    ) { $0.undoSnapshot }
+    let store = makeRecordedStore(recorder: byCount)
+    for id in 1...5 { await store.dispatchWithResult(.add(id: id, text: "note \(id)")) }
+    #expect(byCount.records().map(\.index) == [0, 3, 4, 5])  // the start is kept apart
+    #expect(byCount.evictedCount == 2)
+    #expect(byCount.snapshot(at: 2) == nil)
+
+    let byBytes = NotesRecorder(
+      app: "notes", limits: .init(maxBytes: 600), clock: ManualClock()
+    ) { $0.undoSnapshot }
+    let other = makeRecordedStore(recorder: byBytes)
+    for id in 1...10 {
+      await other.dispatchWithResult(.add(id: id, text: String(repeating: "x", count: 40)))
+    }
+    byBytes.flush()
+    let kept = byBytes.records().dropFirst()
+    #expect(kept.count < 10)
+    #expect(kept.last?.index == 10)  // the newest stay
+    #expect(byBytes.evictedCount == 10 - kept.count)
+  }
+
+  @Test func aSessionFileReadsBackAndSurvivesACrashUpToItsLastCompleteLine() async throws {
+    let url = temporaryFile("session.jsonl")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let writer = try DevToolsSessionWriter(url: url, app: "notes")
+    let recorder = NotesRecorder(app: "notes", clock: ManualClock(), session: writer) {
+      $0.undoSnapshot
+    }
+    let store = makeRecordedStore(recorder: recorder)
+    for id in 1...3 { await store.dispatchWithResult(.add(id: id, text: "note \(id)")) }
+    recorder.flush()
+    writer.close()
+
+    let session = try DevToolsSession(contentsOf: url)
+    #expect(session.header.app == "notes")
+    #expect(session.records.map(\.index) == [1, 2, 3])
+    #expect(session.records == Array(recorder.records().dropFirst()))
+    #expect(!session.isTruncated)
+
+    // The app dies while writing the fourth line: the three before it read back.
+    var bytes = try Data(contentsOf: url)
+    bytes.append(Data(#"{"index":4,"kind":"action","name":"ad"#.utf8))
+    let cut = try DevToolsSession(data: bytes)
+    #expect(cut.records.map(\.index) == [1, 2, 3])
+    #expect(cut.isTruncated)
+  }
+
+  @Test func aMalformedSessionIsRefusedWithTheLineNumber() throws {
+    let header = #"{"app":"notes","format":"reduxkit-devtools","version":1}"#
+    let good =
+      #"{"index":1,"kind":"action","name":"add","outcome":"reduced","source":"caller","time":0}"#
+    #expect(throws: DevToolsSessionError.malformedLine(3, reason: "not JSON")) {
+      try DevToolsSession(data: Data((header + "\n" + good + "\nnot json\n" + good + "\n").utf8))
+    }
+    #expect(throws: DevToolsSessionError.malformedLine(2, reason: "no 'name'")) {
+      try DevToolsSession(
+        data: Data((header + "\n" + #"{"index":1,"kind":"action"}"# + "\n").utf8))
+    }
+    #expect(throws: DevToolsSessionError.notASession("session")) {
+      try DevToolsSession(data: Data("hello\n".utf8))
+    }
+    #expect(throws: DevToolsSessionError.unsupportedVersion(9)) {
+      try DevToolsSession(
+        data: Data(#"{"app":"x","format":"reduxkit-devtools","version":9}"#.utf8 + [0x0A]))
+    }
+  }
+}
