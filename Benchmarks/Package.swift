@@ -15,6 +15,7 @@ let package = Package(
     .package(path: "../Packages/QueryCache"),
     .package(path: "../Packages/FeatureKit"),
     .package(path: "../Packages/PersistencePostgres"),
+    .package(path: "../Packages/DevTools"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -34,6 +35,7 @@ let package = Package(
       name: "DispatchContenders",
       dependencies: [
         "DispatchFixtures", "SyncStoreStandIn", .product(name: "ReduxCore", package: "ReduxCore"),
+        .product(name: "DevTools", package: "DevTools"),
       ],
       path: "Benchmarks/DispatchContenders"
     ),

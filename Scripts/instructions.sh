@@ -22,7 +22,7 @@ count() {
 }
 
 declare -A per_action
-for contender in bare store store-default-capacity sync-store store-10 sync-store-10 store-policy; do
+for contender in bare store store-default-capacity sync-store store-10 sync-store-10 store-policy store-recorded; do
   small=$(count "$contender" "$n1")
   large=$(count "$contender" "$n2")
   per_action[$contender]=$(( (large - small) / (n2 - n1) ))
@@ -30,8 +30,9 @@ for contender in bare store store-default-capacity sync-store store-10 sync-stor
 done
 awk -v s="${per_action[store]}" -v b="${per_action[bare]}" -v d="${per_action[store-default-capacity]}" \
   -v r="${per_action[sync-store]}" -v s10="${per_action[store-10]}" -v r10="${per_action[sync-store-10]}" \
-  -v p="${per_action[store-policy]}" \
+  -v p="${per_action[store-policy]}" -v rec="${per_action[store-recorded]}" \
   'BEGIN { printf "store / bare = %.2f (target <= 2)\nstore at the default capacity / bare = %.2f\n", s / b, d / b
            printf "ReSwift-style sync store / store = %.2f (target >= 4)\n", r / s
            printf "with 10 subscribers: ReSwift-style / store = %.2f (target >= 10)\n", r10 / s10
-           printf "under an admission policy / store = %.2f (target <= 2)\n", p / s }'
+           printf "under an admission policy / store = %.2f (target <= 2)\n", p / s
+           printf "recorded by DevTools / store = %.2f (target <= 2)\n", rec / s }'

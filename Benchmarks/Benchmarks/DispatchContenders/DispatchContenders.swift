@@ -1,3 +1,4 @@
+import DevTools
 import DispatchFixtures
 import Foundation
 import ReduxCore
@@ -21,12 +22,14 @@ import SyncStoreStandIn
 /// store, ``SyncStore``), `sync-store-10` and `store-10` (with 10 subscribers: ReSwift's
 /// per-action notifications, the store's `changes(of:)` streams), `stream-hop` (TinyRedux's
 /// design: every action crosses an `AsyncStream` to a main-actor consumer), `store-policy` (the
-/// store burst with every dispatch under an admission policy that holds none).
+/// store burst with every dispatch under an admission policy that holds none), `store-recorded`
+/// (the store burst recorded by DevTools: every action and the state after it kept in the
+/// recorder's ring buffer, no session file).
 @main
 enum DispatchContenders {
   static let contenders = [
     "bare", "store", "store-default-capacity", "sync-store", "store-10", "sync-store-10",
-    "stream-hop", "store-policy",
+    "stream-hop", "store-policy", "store-recorded",
   ]
 
   static func main() {
@@ -77,6 +80,8 @@ enum DispatchContenders {
       // Every dispatch through the admission machine, none held: a zero-length throttle window.
       return await storeBurst(
         count, capacity: count + 1, subscribers: 0, policy: .throttle(.zero, trailing: false))
+    case "store-recorded":
+      return await storeBurst(count, capacity: count + 1, subscribers: 0, recorded: true)
     case "sync-store": syncStore(count, subscribers: 0)
     case "sync-store-10": syncStore(count, subscribers: 10)
     case "stream-hop": await streamHop(count)
@@ -98,9 +103,15 @@ enum DispatchContenders {
   /// a refused dispatch (default capacity) is retried after a yield, so every action runs.
   @MainActor
   static func storeBurst(
-    _ count: Int, capacity: Int, subscribers: Int, policy: AdmissionPolicy? = nil
+    _ count: Int, capacity: Int, subscribers: Int, policy: AdmissionPolicy? = nil,
+    recorded: Bool = false
   ) async -> Int {
-    let store = makeStore(middlewares: 3, reducers: 3, onLog: nil, capacity: capacity)
+    let recorder =
+      recorded
+      ? DevToolsRecorder<BenchState, BenchAction, Int>(app: "bench") { $0.count } : nil
+    let store = makeStore(
+      middlewares: 3, reducers: 3, onLog: nil, capacity: capacity, inspector: recorder)
+    recorder?.start(from: store)
     let listeners = (0..<subscribers).map { _ in
       let changes = store.changes(of: \.count)
       return Task { for await value in changes { blackHole(value) } }
@@ -186,6 +197,7 @@ enum DispatchContenders {
     print("  " + median("stream-hop", "store") + "   target >= 100")
     print("  " + median("store-default-capacity", "store"))
     print("  " + median("store-policy", "store") + "   target <= 2")
+    print("  " + median("store-recorded", "store") + "   target <= 2")
   }
 }
 

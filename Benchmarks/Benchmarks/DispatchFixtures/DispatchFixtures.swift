@@ -20,7 +20,7 @@ public final class BenchState: ReduxState {
   }
 }
 
-public enum BenchAction: ReduxAction {
+public enum BenchAction: ReduxAction, Codable {
   case increment
   case add(Int)
 
@@ -53,7 +53,7 @@ public func passThrough(_ id: String) -> AnyMiddleware<BenchState, BenchAction> 
 @MainActor
 public func makeStore(
   middlewares: Int, reducers: Int, onLog: (@Sendable (Store<BenchState, BenchAction>.Log) -> Void)?,
-  capacity: Int
+  capacity: Int, inspector: (any StoreInspector<BenchState, BenchAction>)? = nil
 )
   -> Store<BenchState, BenchAction>
 {
@@ -66,6 +66,7 @@ public func makeStore(
     middlewares: middlewareList,
     reducers: reducerList,
     queueCapacity: capacity,
+    inspector: inspector,
     onLog: onLog
   )
 }

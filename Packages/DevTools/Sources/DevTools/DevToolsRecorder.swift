@@ -1,4 +1,4 @@
-import DequeModule
+public import DequeModule
 import Foundation
 public import ReduxCore
 import Synchronization
@@ -29,7 +29,9 @@ public final class DevToolsRecorder<
   public struct Limits: Sendable {
     /// The most entries kept.
     public var capacity: Int
-    /// The most bytes of encoded entries kept (entries not encoded yet count once encoded).
+    /// The most bytes kept, as encoded entries: the entries times their average encoded size,
+    /// measured on a sample of them (every entry when a session file or a listener encodes
+    /// them all anyway).
     public var maxBytes: Int
 
     /// - Parameters:
@@ -41,58 +43,18 @@ public final class DevToolsRecorder<
     }
   }
 
-  struct Entry: Sendable {
-    let index: Int
-    let kind: DevToolsRecord.Kind
-    let name: String
-    let action: Action?
-    /// An event's payload, already JSON (a feature's action, a query key).
-    let payload: JSONValue?
-    let source: String
-    let outcome: DevToolsRecord.Outcome
-    let detail: String?
-    let time: Duration
-    let duration: Duration?
-    let snapshot: Snapshot?
-    /// Its size once encoded; `nil` until then.
-    var bytes: Int?
-  }
-
-  struct Book: Sendable {
-    var entries = Deque<Entry>()
-    var nextIndex = 1
-    var bytes = 0
-    var unencoded = 0
-    var initial: Entry?
-    var evicted = 0
-  }
-
-  /// What the recorder and its encoding task share.
-  final class Buffer: Sendable {
-    let book = Mutex(Book())
-    let listeners = Mutex<[Int: @Sendable ([DevToolsRecord]) -> Void]>([:])
-    let nextListener = Mutex(0)
-    /// Held for a whole encoding pass: the task's and a `flush()` never take the same entries,
-    /// or the file would get their lines twice.
-    let encoding = Mutex(())
-  }
-
   /// The app's name, written in the session file's header.
   public let app: String
   /// How much the ring buffer keeps.
   public let limits: Limits
-  private let buffer = Buffer()
-  private let clock: ClockReader
-  /// When ``start(from:)`` was called, on ``clock``.
-  private let started = Mutex<Duration?>(nil)
-  private let snapshot: @MainActor @Sendable (State.ReadOnly) -> Snapshot
-  private let classify: @Sendable (Action) -> String?
+  @usableFromInline let buffer: RecorderBuffer
+  @usableFromInline let snapshot: @MainActor @Sendable (State.ReadOnly) -> Snapshot
+  @usableFromInline let classify: @Sendable (Action) -> String?
   private let session: DevToolsSessionWriter?
-  private let encoding: AsyncStream<Void>.Continuation
   private let encoder: Task<Void, Never>
 
   /// How many entries are encoded at once, off the main actor.
-  static var batchSize: Int { 64 }
+  static var batchSize: Int { RecorderBuffer.batchSize }
 
   /// - Parameters:
   ///   - app: The app's name, for the session file.
@@ -111,15 +73,14 @@ public final class DevToolsRecorder<
   ) {
     self.app = app
     self.limits = limits
-    self.clock = ClockReader(clock)
     self.session = session
     self.classify = classify
     self.snapshot = snapshot
     let (signals, continuation) = AsyncStream.makeStream(
       of: Void.self, bufferingPolicy: .bufferingNewest(1))
-    encoding = continuation
-    let buffer = buffer
-    let limits = limits
+    let buffer = RecorderBuffer(limits: limits, clock: ClockReader(clock), encoding: continuation)
+    buffer.book.withLock { $0.encodesAll = session != nil }
+    self.buffer = buffer
     encoder = Task.detached {
       for await _ in signals {
         Self.encodePending(in: buffer, limits: limits, session: session)
@@ -128,46 +89,43 @@ public final class DevToolsRecorder<
   }
 
   deinit {
-    encoding.finish()
+    buffer.encoding.finish()
   }
 
   /// Records the store's current state as entry 0, the point a replay starts from. Call it
   /// before the first action runs.
   @MainActor
   public func start(from store: Store<State, Action>) {
-    let now = clock.now()
-    started.withLock { $0 = now }
-    let entry = Entry(
-      index: 0, kind: .action, name: "@start", action: nil, payload: nil, source: "recorder",
-      outcome: .event, detail: nil, time: .zero, duration: nil, snapshot: snapshot(store.state),
-      bytes: nil)
+    let now = buffer.clock.now()
+    buffer.started.withLock { $0 = now }
+    let entry = RecorderEntry(
+      index: 0, kind: .action, name: "@start", action: nil, payload: nil,
+      source: .named("recorder"), outcome: nil, time: now, duration: nil,
+      snapshot: snapshot(store.state))
     buffer.book.withLock { $0.initial = entry }
   }
 
   // MARK: - StoreInspector
 
-  @MainActor
+  // NB: inlinable, so that the app's module specializes the recording path for its types;
+  // run generically, it looked up generic metadata for every action.
+  @inlinable @MainActor
   public func storeDidRun(
     _ action: Action, source: ActionSource, outcome: DispatchOutcome, state: State.ReadOnly,
     duration: Duration
   ) {
-    let (kind, detail): (DevToolsRecord.Outcome, String?) =
-      switch outcome {
-      case .reduced: (.reduced, nil)
-      case .stopped(let middleware): (.stopped, middleware)
-      case .failed(let error, let origin, let handledBy):
-        (.failed, "\(error) (from \(origin)\(handledBy.map { ", handled by \($0)" } ?? ""))")
-      case .refused(let reason): (.refused, "\(reason)")
-      }
-    append(
-      name: action.id, action: action, payload: nil, source: classify(action) ?? "\(source)",
-      outcome: kind, detail: detail, duration: duration, snapshot: snapshot(state))
+    buffer.append(
+      kind: .action, name: nil, action: action, payload: nil,
+      source: classify(action).map(RecorderSource.named) ?? .store(source), outcome: outcome,
+      duration: duration, snapshot: snapshot(state))
   }
 
+  @inlinable
   public func storeDidRefuse(_ action: Action, reason: DispatchError) {
-    append(
-      name: action.id, action: action, payload: nil, source: classify(action) ?? "caller",
-      outcome: .refused, detail: "\(reason)", duration: nil, snapshot: nil)
+    buffer.append(
+      kind: .action, name: nil, action: action, payload: nil,
+      source: classify(action).map(RecorderSource.named) ?? .store(.caller),
+      outcome: .refused(reason), duration: nil, snapshot: nil)
   }
 
   // MARK: - Other events
@@ -182,34 +140,9 @@ public final class DevToolsRecorder<
   public func record(
     _ kind: DevToolsRecord.Kind, name: String, source: String, payload: JSONValue? = nil
   ) {
-    append(
-      kind: kind, name: name, action: nil, payload: payload, source: source, outcome: .event,
-      detail: nil, duration: nil, snapshot: nil)
-  }
-
-  private func append(
-    kind: DevToolsRecord.Kind = .action, name: String, action: Action?, payload: JSONValue?,
-    source: String, outcome: DevToolsRecord.Outcome, detail: String?, duration: Duration?,
-    snapshot: Snapshot?
-  ) {
-    let time = elapsed()
-    let shouldEncode = buffer.book.withLock { book in
-      let entry = Entry(
-        index: book.nextIndex, kind: kind, name: name, action: action, payload: payload,
-        source: source, outcome: outcome, detail: detail, time: time, duration: duration,
-        snapshot: snapshot, bytes: nil)
-      book.nextIndex += 1
-      book.entries.append(entry)
-      book.unencoded += 1
-      if book.entries.count > limits.capacity { Self.evictOldest(&book) }
-      return book.unencoded >= Self.batchSize
-    }
-    if shouldEncode { encoding.yield() }
-  }
-
-  private func elapsed() -> Duration {
-    guard let origin = started.withLock({ $0 }) else { return .zero }
-    return clock.now() - origin
+    buffer.append(
+      kind: kind, name: name, action: nil, payload: payload, source: .named(source),
+      outcome: nil, duration: nil, snapshot: nil)
   }
 
   // MARK: - Reading
@@ -231,17 +164,20 @@ public final class DevToolsRecorder<
   /// - Complexity: O(*n*) encodings of the entries not encoded yet.
   public func records() -> [DevToolsRecord] {
     let (initial, entries) = buffer.book.withLock { ($0.initial, Array($0.entries)) }
-    return ([initial].compactMap { $0 } + entries).compactMap { Self.record(of: $0) }
+    let origin = buffer.started.withLock { $0 } ?? .zero
+    return ([initial].compactMap { $0 } + entries).compactMap {
+      Self.record(of: $0, since: origin)
+    }
   }
 
   /// The state snapshot recorded after entry `index` (0: the start), if it is kept.
   public func snapshot(at index: Int) -> Snapshot? {
     buffer.book.withLock { book in
-      if index == 0 { return book.initial?.snapshot }
+      if index == 0 { return book.initial?.snapshot as? Snapshot }
       guard let first = book.entries.first?.index, index >= first,
         index - first < book.entries.count
       else { return nil }
-      return book.entries[index - first].snapshot
+      return book.entries[index - first].snapshot as? Snapshot
     }
   }
 
@@ -249,8 +185,8 @@ public final class DevToolsRecorder<
   public func actions(after index: Int) -> [(index: Int, action: Action)] {
     buffer.book.withLock { book in
       book.entries.compactMap { entry in
-        guard entry.index > index, entry.kind == .action, entry.outcome != .refused,
-          let action = entry.action
+        guard entry.index > index, entry.kind == .action, let outcome = entry.outcome,
+          !outcome.isRefused, let action = entry.action as? Action
         else { return nil }
         return (entry.index, action)
       }
@@ -266,12 +202,18 @@ public final class DevToolsRecorder<
       return next
     }
     buffer.listeners.withLock { $0[token] = listener }
+    buffer.book.withLock { $0.encodesAll = true }
     return token
   }
 
   /// Stops calling the listener ``addListener(_:)`` returned `token` for.
   public func removeListener(_ token: Int) {
-    buffer.listeners.withLock { $0[token] = nil }
+    let isListened = buffer.listeners.withLock { listeners in
+      listeners[token] = nil
+      return !listeners.isEmpty
+    }
+    let session = session
+    buffer.book.withLock { $0.encodesAll = isListened || session != nil }
   }
 
   /// Encodes what is pending now, writes it to the session file, and tells the listeners.
@@ -281,57 +223,228 @@ public final class DevToolsRecorder<
 
   // MARK: - Encoding (off the main actor)
 
-  private static func record(of entry: Entry) -> DevToolsRecord? {
+  /// The record of `entry`, timed from `origin` (when the recording started).
+  private static func record(of entry: RecorderEntry, since origin: Duration) -> DevToolsRecord? {
     let payload = entry.payload ?? entry.action.flatMap { try? JSONValue(encoding: $0) }
+    let source =
+      switch entry.source {
+      case .store(let source): "\(source)"
+      case .named(let name): name
+      }
+    let (outcome, detail): (DevToolsRecord.Outcome, String?) =
+      switch entry.outcome {
+      case nil: (.event, nil)
+      case .reduced?: (.reduced, nil)
+      case .stopped(let middleware)?: (.stopped, middleware)
+      case .failed(let error, let origin, let handledBy)?:
+        (.failed, "\(error) (from \(origin)\(handledBy.map { ", handled by \($0)" } ?? ""))")
+      case .refused(let reason)?: (.refused, "\(reason)")
+      }
     return DevToolsRecord(
-      index: entry.index, kind: entry.kind, name: entry.name, payload: payload,
-      source: entry.source, outcome: entry.outcome, detail: entry.detail,
-      time: entry.time / .seconds(1), duration: entry.duration.map { $0 / .seconds(1) },
+      index: entry.index, kind: entry.kind, name: entry.name ?? entry.action?.id ?? "?",
+      payload: payload, source: source, outcome: outcome, detail: detail,
+      time: max(entry.time - origin, .zero) / .seconds(1),
+      duration: entry.duration.map { $0 / .seconds(1) },
       state: entry.snapshot.flatMap { try? JSONValue(encoding: $0) })
   }
 
-  private static func evictOldest(_ book: inout Book) {
-    guard let oldest = book.entries.popFirst() else { return }
-    book.evicted += 1
-    if let bytes = oldest.bytes { book.bytes -= bytes } else { book.unencoded -= 1 }
-  }
-
   private static func encodePending(
-    in buffer: Buffer, limits: Limits, session: DevToolsSessionWriter?
+    in buffer: RecorderBuffer, limits: Limits, session: DevToolsSessionWriter?
   ) {
-    buffer.encoding.withLock { _ in encodePendingAlone(in: buffer, limits: limits, session: session)
+    buffer.encodingPass.withLock { _ in
+      encodePendingAlone(in: buffer, limits: limits, session: session)
     }
   }
 
+  /// Encodes the entries added since the last pass, writes them to the session file and hands
+  /// them to the listeners; with neither, encodes only the newest, to measure the size.
   private static func encodePendingAlone(
-    in buffer: Buffer, limits: Limits, session: DevToolsSessionWriter?
+    in buffer: RecorderBuffer, limits: Limits, session: DevToolsSessionWriter?
   ) {
-    let pending = buffer.book.withLock { book in
-      book.entries.filter { $0.bytes == nil }
+    let listening = buffer.listeners.withLock { Array($0.values) }
+    let writesAll = buffer.book.withLock { $0.encodesAll }
+    let pending: [RecorderEntry] = buffer.book.withLock { book in
+      book.isEncodingSignalled = false
+      guard let first = book.entries.first?.index, let last = book.entries.last?.index,
+        last > book.lastEncoded
+      else { return [] }
+      defer { book.lastEncoded = last }
+      guard writesAll else { return [book.entries[book.entries.count - 1]] }
+      // NB: the entries are in index order: the new ones are a suffix, found without a scan.
+      let start = max(book.lastEncoded + 1 - first, 0)
+      return Array(book.entries[start...])
     }
     guard !pending.isEmpty else { return }
+    let origin = buffer.started.withLock { $0 } ?? .zero
     var records: [DevToolsRecord] = []
-    var lines: [(index: Int, line: Data)] = []
+    var lines: [Data] = []
     for entry in pending {
-      guard let record = record(of: entry),
+      guard let record = record(of: entry, since: origin),
         var line = try? JSONValue.encoder.encode(record)
       else { continue }
       line.append(0x0A)
       records.append(record)
-      lines.append((entry.index, line))
+      lines.append(line)
     }
-    session?.write(lines.map(\.line))
-    let sizes = Dictionary(lines.map { ($0.index, $0.line.count) }, uniquingKeysWith: { $1 })
+    session?.write(lines)
+    let total = lines.reduce(0) { $0 + $1.count }
     buffer.book.withLock { book in
-      for position in book.entries.indices where book.entries[position].bytes == nil {
-        guard let size = sizes[book.entries[position].index] else { continue }
-        book.entries[position].bytes = size
-        book.bytes += size
-        book.unencoded -= 1
-      }
-      while book.bytes > limits.maxBytes, book.entries.count > 1 { evictOldest(&book) }
+      let count = book.measured + lines.count
+      guard count > 0 else { return }
+      book.averageBytes =
+        (book.averageBytes * Double(book.measured) + Double(total)) / Double(count)
+      book.measured = count
+      book.keep(capacity: limits.capacity, maxBytes: limits.maxBytes)
     }
-    let listening = buffer.listeners.withLock { Array($0.values) }
     for listener in listening { listener(records) }
+  }
+}
+
+extension DispatchOutcome {
+  /// Whether the action never ran.
+  var isRefused: Bool {
+    if case .refused = self { true } else { false }
+  }
+}
+
+/// One entry as recorded: values as they came, turned into text and JSON only when encoded, off
+/// the recording path.
+///
+/// NB: not generic. The store calls its recorder through an existential, so the recording path
+/// runs unspecialized; with entries generic over the app's types, every action looked up the
+/// generic metadata of the entry, the ring buffer and their lock (about 7,000 instructions).
+@usableFromInline
+struct RecorderEntry: Sendable {
+  @usableFromInline let index: Int
+  @usableFromInline let kind: DevToolsRecord.Kind
+  /// An event's name; an action's is its id, read when encoded.
+  @usableFromInline let name: String?
+  @usableFromInline let action: (any ReduxAction & Encodable)?
+  /// An event's payload, already JSON (a feature's action, a query key).
+  @usableFromInline let payload: JSONValue?
+  @usableFromInline let source: RecorderSource
+  /// What happened to an action; `nil` for an event.
+  @usableFromInline let outcome: DispatchOutcome?
+  @usableFromInline let time: Duration
+  @usableFromInline let duration: Duration?
+  @usableFromInline let snapshot: (any Encodable & Sendable)?
+
+  @inlinable
+  init(
+    index: Int, kind: DevToolsRecord.Kind, name: String?, action: (any ReduxAction & Encodable)?,
+    payload: JSONValue?, source: RecorderSource, outcome: DispatchOutcome?, time: Duration,
+    duration: Duration?, snapshot: (any Encodable & Sendable)?
+  ) {
+    self.index = index
+    self.kind = kind
+    self.name = name
+    self.action = action
+    self.payload = payload
+    self.source = source
+    self.outcome = outcome
+    self.time = time
+    self.duration = duration
+    self.snapshot = snapshot
+  }
+}
+
+/// Who an entry came from, turned into text when encoded.
+@usableFromInline
+enum RecorderSource: Sendable {
+  case store(ActionSource)
+  case named(String)
+}
+
+/// The ring buffer and what the encoding pass knows of it.
+@usableFromInline
+struct RecorderBook: Sendable {
+  @usableFromInline var entries = Deque<RecorderEntry>()
+  @usableFromInline var nextIndex = 1
+  /// The newest entry written to the session file and the listeners.
+  @usableFromInline var lastEncoded = 0
+  /// Whether the encoding task has been woken and has not run since.
+  var isEncodingSignalled = false
+  /// Whether every entry is encoded (a session file or a listener wants them all), or only a
+  /// sample, to measure their size.
+  var encodesAll = false
+  /// The average size of an encoded entry, from those measured; 0 before the first.
+  @usableFromInline var averageBytes = 0.0
+  @usableFromInline var measured = 0
+  @usableFromInline var initial: RecorderEntry?
+  @usableFromInline var evicted = 0
+
+  @usableFromInline init() {}
+
+  /// Drops the oldest entries beyond the limits.
+  @inlinable
+  mutating func keep(capacity: Int, maxBytes: Int) {
+    while entries.count > capacity
+      || (entries.count > 1 && Double(entries.count) * averageBytes > Double(maxBytes))
+    {
+      entries.removeFirst()
+      evicted += 1
+    }
+  }
+}
+
+/// What a recorder and its encoding task share, and the recording path itself.
+///
+/// NB: not generic, like the entries: the path runs without looking up generic metadata.
+@usableFromInline
+final class RecorderBuffer: Sendable {
+  static let batchSize = 64
+  /// How often an entry is encoded to measure the size, when nothing encodes them all.
+  static let sampleEvery = 1_024
+
+  let book = Mutex(RecorderBook())
+  let listeners = Mutex<[Int: @Sendable ([DevToolsRecord]) -> Void]>([:])
+  let nextListener = Mutex(0)
+  /// Held for a whole encoding pass: the task's and a `flush()` never take the same entries,
+  /// or the file would get their lines twice.
+  let encodingPass = Mutex(())
+  let capacity: Int
+  let maxBytes: Int
+  let clock: ClockReader
+  /// When the recording started, on ``clock``: entries are timed from it once encoded.
+  let started = Mutex<Duration?>(nil)
+  /// Wakes the encoding task.
+  let encoding: AsyncStream<Void>.Continuation
+
+  init<State, Action, Snapshot>(
+    limits: DevToolsRecorder<State, Action, Snapshot>.Limits, clock: ClockReader,
+    encoding: AsyncStream<Void>.Continuation
+  ) {
+    capacity = limits.capacity
+    maxBytes = limits.maxBytes
+    self.clock = clock
+    self.encoding = encoding
+  }
+
+  /// Adds an entry, drops the oldest beyond the limits, and wakes the encoding task once a
+  /// batch has gathered.
+  @usableFromInline
+  func append(
+    kind: DevToolsRecord.Kind, name: String?, action: (any ReduxAction & Encodable)?,
+    payload: JSONValue?, source: RecorderSource, outcome: DispatchOutcome?, duration: Duration?,
+    snapshot: (any Encodable & Sendable)?
+  ) {
+    // NB: the clock's reading as it is; the start is subtracted when the entry is encoded.
+    let time = clock.now()
+    let shouldEncode = book.withLock { book in
+      let entry = RecorderEntry(
+        index: book.nextIndex, kind: kind, name: name, action: action, payload: payload,
+        source: source, outcome: outcome, time: time, duration: duration, snapshot: snapshot)
+      book.nextIndex += 1
+      book.entries.append(entry)
+      book.keep(capacity: capacity, maxBytes: maxBytes)
+      // NB: a batch when every entry is written; otherwise a size sample now and then.
+      let batch = book.encodesAll ? max(1, min(Self.batchSize, capacity / 2)) : Self.sampleEvery
+      guard !book.isEncodingSignalled, entry.index - book.lastEncoded >= batch else {
+        return false
+      }
+      book.isEncodingSignalled = true
+      return true
+    }
+    if shouldEncode { encoding.yield() }
   }
 }

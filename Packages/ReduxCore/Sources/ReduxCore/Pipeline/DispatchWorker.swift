@@ -63,6 +63,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   }
 
   /// The ``ActionSource`` a code stands for.
+  @usableFromInline
   func source(of code: SourceCode) -> ActionSource {
     if code.value > 0 { return .middleware(middlewareIDs[Int(code.value) - 1]) }
     if code.value < 0 { return .resolver(resolverIDs[Int(-code.value) - 1]) }
@@ -300,7 +301,10 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   }
 
   /// ``process(_:)`` for a store with an inspector: timed, and reported with its outcome.
-  @usableFromInline @inline(never)
+  ///
+  /// NB: inlinable (specialized for the app's types, as the rest of the pipeline) but never
+  /// inlined (it stays out of the uninspected path).
+  @inlinable @inline(never)
   func processInspected(_ pending: Pending) {
     let started = ContinuousClock.now
     let frame = prepareFrame()
