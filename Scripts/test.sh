@@ -71,6 +71,21 @@ if [ "$status" -ne 0 ]; then
   finish 1
 fi
 
+# The DevTools page in headless Chromium, as a person uses it (the demo app built with its
+# package above).
+echo "==> DevTools: the page in a browser"
+set +e
+python3 Scripts/devtools-browser.py "$root/Packages/DevToolsServer/.build/debug/reduxkit-devtools-demo" | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+passed=$((passed + $(grep -c '^PASS ' "$log" || true)))
+failed=$((failed + $(grep -c '^FAIL ' "$log" || true)))
+if [ "$status" -ne 0 ]; then
+  echo "==> DevTools: the page in a browser failed (exit $status)"
+  [ "$failed" -gt 0 ] || failed=1
+  finish 1
+fi
+
 # The same suites under ThreadSanitizer and AddressSanitizer/LeakSanitizer (not counted twice:
 # a sanitizer's report, or a planted fault it misses, counts as one failure).
 if ! Scripts/sanitize.sh; then

@@ -193,7 +193,7 @@ public final class DevToolsRecorder<
     }
   }
 
-  /// Calls `listener` with every batch of entries once encoded (a page's live updates), until
+  /// Calls `listener` with the entries as they come, encoded (a page's live updates), until
   /// the returned token is passed to ``removeListener(_:)``.
   @discardableResult
   public func addListener(_ listener: @escaping @Sendable ([DevToolsRecord]) -> Void) -> Int {
@@ -202,7 +202,10 @@ public final class DevToolsRecorder<
       return next
     }
     buffer.listeners.withLock { $0[token] = listener }
-    buffer.book.withLock { $0.encodesAll = true }
+    buffer.book.withLock { book in
+      book.encodesAll = true
+      book.isListened = true
+    }
     return token
   }
 
@@ -213,7 +216,10 @@ public final class DevToolsRecorder<
       return !listeners.isEmpty
     }
     let session = session
-    buffer.book.withLock { $0.encodesAll = isListened || session != nil }
+    buffer.book.withLock { book in
+      book.encodesAll = isListened || session != nil
+      book.isListened = isListened
+    }
   }
 
   /// Encodes what is pending now, writes it to the session file, and tells the listeners.
@@ -367,6 +373,8 @@ struct RecorderBook: Sendable {
   /// Whether every entry is encoded (a session file or a listener wants them all), or only a
   /// sample, to measure their size.
   var encodesAll = false
+  /// Whether a listener waits (a page): each entry is then encoded as soon as it comes.
+  var isListened = false
   /// The average size of an encoded entry, from those measured; 0 before the first.
   @usableFromInline var averageBytes = 0.0
   @usableFromInline var measured = 0
@@ -438,7 +446,9 @@ final class RecorderBuffer: Sendable {
       book.entries.append(entry)
       book.keep(capacity: capacity, maxBytes: maxBytes)
       // NB: a batch when every entry is written; otherwise a size sample now and then.
-      let batch = book.encodesAll ? max(1, min(Self.batchSize, capacity / 2)) : Self.sampleEvery
+      let batch =
+        book.isListened
+        ? 1 : book.encodesAll ? max(1, min(Self.batchSize, capacity / 2)) : Self.sampleEvery
       guard !book.isEncodingSignalled, entry.index - book.lastEncoded >= batch else {
         return false
       }

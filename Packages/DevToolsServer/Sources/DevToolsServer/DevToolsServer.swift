@@ -1,0 +1,260 @@
+public import DevTools
+public import Foundation
+public import Hummingbird
+public import Logging
+
+/// A local web page over a recording: the action timeline (filtered and searched as you type),
+/// the state after each action and what it changed, its timing, and the time travel controls
+/// (jump, step, skip, resume) on the live store, with live updates (server-sent events). The page
+/// is one file of the package's resources: no JavaScript build step, nothing from a CDN.
+///
+/// ```swift
+/// let server = try DevToolsServer(timeline: recorder, travel: travel)
+/// Task { try await server.run { url in print("DevTools: \(url)") } }
+/// ```
+///
+/// It listens on the loopback interface unless told otherwise; any other address requires a
+/// token, which every request then carries (`?token=` or `Authorization: Bearer`).
+public struct DevToolsServer: Sendable {
+  /// Where it listens, and who may ask.
+  public struct Configuration: Sendable {
+    /// The address to bind: `127.0.0.1` by default.
+    public var host: String
+    /// The port; 0 takes a free one (``DevToolsServer/run(onStarted:)`` says which).
+    public var port: Int
+    /// The token every request must carry; required on any address but loopback.
+    public var token: String?
+
+    /// Loopback on a free port, without a token, unless told otherwise.
+    public init(host: String = "127.0.0.1", port: Int = 0, token: String? = nil) {
+      self.host = host
+      self.port = port
+      self.token = token
+    }
+
+    var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+  }
+
+  /// Where it listens, and who may ask.
+  public let configuration: Configuration
+  private let timeline: any DevToolsTimeline
+  private let travel: (any DevToolsTravelControl)?
+  private let logger: Logger
+
+  /// - Parameters:
+  ///   - timeline: The recording to show (a `DevToolsRecorder`).
+  ///   - travel: The live store's time travel, for the controls; `nil` shows the controls off.
+  ///   - configuration: The address and the token.
+  ///   - logger: Receives the server's messages.
+  /// - Throws: ``DevToolsServerError/tokenRequired(host:)`` for an address other than loopback
+  ///   without a token.
+  public init(
+    timeline: any DevToolsTimeline, travel: (any DevToolsTravelControl)? = nil,
+    configuration: Configuration = Configuration(),
+    logger: Logger = Logger(label: "ReduxKit.DevTools.Server")
+  ) throws(DevToolsServerError) {
+    guard configuration.isLoopback || !(configuration.token ?? "").isEmpty else {
+      throw .tokenRequired(host: configuration.host)
+    }
+    self.timeline = timeline
+    self.travel = travel
+    self.configuration = configuration
+    self.logger = logger
+  }
+
+  /// Serves until the task is cancelled.
+  ///
+  /// - Parameter onStarted: Receives the page's address (with its token) once it listens.
+  public func run(onStarted: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
+    let configuration = configuration
+    let app = Application(
+      router: router(),
+      configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? configuration.port
+        let query = configuration.token.map { "?token=\($0)" } ?? ""
+        if let url = URL(string: "http://\(configuration.host):\(port)/\(query)") {
+          await onStarted(url)
+        }
+      },
+      logger: logger)
+    try await app.runService(gracefulShutdownSignals: [])
+  }
+
+  /// The routes, for a test to drive without a network.
+  public func router() -> Router<BasicRequestContext> {
+    let router = Router()
+    router.add(middleware: TokenCheck(token: configuration.token))
+    let timeline = timeline
+    let travel = travel
+    router.get("/") { _, _ in
+      Response(
+        status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+        body: .init(byteBuffer: ByteBuffer(bytes: Self.page)))
+    }
+    router.get("api/records") { _, _ in
+      try Self.json(
+        Timeline(
+          app: timeline.app, records: timeline.records(),
+          travel: await TravelState(travel)))
+    }
+    router.get("api/diff") { request, _ in
+      let index = try Self.index(request, "index")
+      guard let diff = timeline.diff(at: index) else {
+        throw HTTPError(.notFound, message: "no state kept for #\(index) or before it")
+      }
+      return try Self.json(diff.changes)
+    }
+    router.get("api/export") { _, _ in
+      var lines = try JSONEncoder().encode(DevToolsSessionHeader(app: timeline.app))
+      lines.append(0x0A)
+      for record in timeline.records() where record.index > 0 {
+        lines.append(try JSONEncoder().encode(record))
+        lines.append(0x0A)
+      }
+      return Response(
+        status: .ok,
+        headers: [
+          .contentType: "application/x-ndjson",
+          .contentDisposition: "attachment; filename=\"\(timeline.app).jsonl\"",
+        ], body: .init(byteBuffer: ByteBuffer(bytes: lines)))
+    }
+    router.get("api/events") { _, _ in
+      Response(
+        status: .ok,
+        headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+        body: ResponseBody { writer in
+          let (batches, continuation) = AsyncStream.makeStream(of: [DevToolsRecord].self)
+          let token = timeline.addListener { continuation.yield($0) }
+          defer { timeline.removeListener(token) }
+          // NB: a comment first, so that the page knows the stream is open.
+          try await writer.write(ByteBuffer(string: ": open\n\n"))
+          for await batch in batches {
+            let data = try JSONEncoder().encode(batch)
+            try await writer.write(
+              ByteBuffer(
+                string: "event: records\ndata: \(String(decoding: data, as: UTF8.self))\n\n"))
+          }
+          try await writer.finish(nil)
+        })
+    }
+    router.post("api/jump") { request, _ in
+      let index = try Self.index(request, "index")
+      return try await Self.control(travel) { try $0.jump(to: index) }
+    }
+    router.post("api/step") { request, _ in
+      let offset = try Self.index(request, "by")
+      return try await Self.control(travel) { try $0.step(by: offset) }
+    }
+    router.post("api/skip") { request, _ in
+      let index = try Self.index(request, "index")
+      guard let travel else { throw HTTPError(.conflict, message: "no time travel here") }
+      do {
+        try await travel.skip(index)
+      } catch {
+        throw HTTPError(.conflict, message: "\(error)")
+      }
+      return try Self.json(await TravelState(travel))
+    }
+    router.post("api/resume") { _, _ in
+      try await Self.control(travel) { $0.resume() }
+    }
+    return router
+  }
+
+  // MARK: - Helpers
+
+  /// What the page shows of the time travel.
+  struct TravelState: Encodable {
+    let available: Bool
+    let position: Int?
+    let skipped: [Int]
+
+    @MainActor
+    init(_ travel: (any DevToolsTravelControl)?) {
+      available = travel != nil
+      position = travel?.position
+      skipped = travel.map { $0.skipped.sorted() } ?? []
+    }
+  }
+
+  struct Timeline: Encodable {
+    let app: String
+    let records: [DevToolsRecord]
+    let travel: TravelState
+  }
+
+  /// Runs a travel command on the main actor; its refusal is a 409 with the reason.
+  private static func control(
+    _ travel: (any DevToolsTravelControl)?,
+    _ command: @escaping @MainActor (any DevToolsTravelControl) throws -> Void
+  ) async throws -> Response {
+    guard let travel else { throw HTTPError(.conflict, message: "no time travel here") }
+    let state = try await MainActor.run { () throws -> TravelState in
+      do {
+        try command(travel)
+      } catch {
+        throw HTTPError(.conflict, message: "\(error)")
+      }
+      return TravelState(travel)
+    }
+    return try json(state)
+  }
+
+  private static func index(_ request: Request, _ name: String) throws -> Int {
+    guard let value = request.uri.queryParameters.get(name), let index = Int(value) else {
+      throw HTTPError(.badRequest, message: "give ?\(name)= a whole number")
+    }
+    return index
+  }
+
+  private static func json(_ value: some Encodable) throws -> Response {
+    Response(
+      status: .ok, headers: [.contentType: "application/json"],
+      body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+  }
+
+  /// The page, read once from the package's resources.
+  static let page: [UInt8] = {
+    guard let url = Bundle.module.url(forResource: "devtools", withExtension: "html"),
+      let data = try? Data(contentsOf: url)
+    else {
+      return Array("<h1>DevTools: the page is missing from the package's resources</h1>".utf8)
+    }
+    return Array(data)
+  }()
+}
+
+/// Refuses a request without the server's token (401), when it has one.
+struct TokenCheck: RouterMiddleware {
+  typealias Context = BasicRequestContext
+  let token: String?
+
+  @concurrent
+  func handle(
+    _ request: Request, context: Context,
+    next: @concurrent (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    guard let token else { return try await next(request, context) }
+    let given =
+      request.uri.queryParameters.get("token")
+      ?? request.headers[.authorization].map { String($0.trimmingPrefix("Bearer ")) }
+    guard given == token else {
+      throw HTTPError(.unauthorized, message: "this DevTools page needs its token: ?token=…")
+    }
+    return try await next(request, context)
+  }
+}
+
+/// Why a DevTools server cannot start as asked.
+public enum DevToolsServerError: Error, Equatable, CustomStringConvertible {
+  /// Listening on an address other than loopback needs a token.
+  case tokenRequired(host: String)
+
+  public var description: String {
+    switch self {
+    case .tokenRequired(let host):
+      "DevTools on \(host) would be open to the network: give it a token, or bind 127.0.0.1"
+    }
+  }
+}

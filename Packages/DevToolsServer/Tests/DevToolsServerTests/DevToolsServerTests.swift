@@ -1,0 +1,140 @@
+import DevTools
+import DevToolsServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Observation
+import ReduxCore
+import Testing
+
+/// The page's API over a recorded store: what it lists, what it diffs, what its controls do to
+/// the live store, and who it refuses.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct DevToolsServerTests {
+  @Observable
+  final class CounterState: UndoableState {
+    var count = 0
+    var undoHistory = UndoHistory<Int>(capacity: 1)
+    var undoSnapshot: Int { count }
+    func restoreUndoSnapshot(_ snapshot: Int) { count = snapshot }
+  }
+
+  enum CounterAction: ReduxAction, Codable {
+    case add(Int)
+    var id: String { "add" }
+  }
+
+  let adding = AnyReducer<CounterState, CounterAction>(id: "add") { context in
+    if case .add(let amount) = context.action { context.state.count += amount }
+  }
+
+  /// A store that added 1, 2 and 3, recorded, with its time travel and server.
+  func recorded(token: String? = nil) async throws -> (
+    Store<CounterState, CounterAction>, DevToolsServer
+  ) {
+    let recorder = DevToolsRecorder<CounterState, CounterAction, Int>(app: "counter") {
+      $0.undoSnapshot
+    }
+    let store = Store(initialState: CounterState(), reducers: [adding], inspector: recorder)
+    recorder.start(from: store)
+    for amount in 1...3 { await store.dispatchWithResult(.add(amount)) }
+    let adding = adding
+    let travel = DevToolsTimeTravel(store: store, recorder: recorder) { start in
+      let state = CounterState()
+      state.count = start
+      return Store(initialState: state, reducers: [adding])
+    }
+    let server = try DevToolsServer(
+      timeline: recorder, travel: travel, configuration: .init(token: token))
+    return (store, server)
+  }
+
+  @Test func theTimelineListsEveryActionAndItsDiff() async throws {
+    let (_, server) = try await recorded()
+    let app = Application(router: server.router())
+    try await app.test(.router) { client in
+      let page = try await client.execute(uri: "/", method: .get)
+      #expect(page.status == .ok)
+      #expect(String(buffer: page.body).contains("ReduxKit DevTools"))
+
+      let records = try await client.execute(uri: "/api/records", method: .get)
+      let timeline = try JSONDecoder().decode(
+        Timeline.self, from: Data(records.body.readableBytesView))
+      #expect(timeline.app == "counter")
+      #expect(timeline.records.map(\.index) == [0, 1, 2, 3])
+      #expect(timeline.records.last?.state == .number(6))
+      #expect(timeline.travel.position == nil)
+
+      let diff = try await client.execute(uri: "/api/diff?index=2", method: .get)
+      let changes = try JSONDecoder().decode(
+        [StateDiff.Change].self, from: Data(diff.body.readableBytesView))
+      #expect(changes.map(\.description) == ["~ .: 1 → 3"])
+
+      let export = try await client.execute(uri: "/api/export", method: .get)
+      let session = try DevToolsSession(data: Data(export.body.readableBytesView))
+      #expect(session.records.map(\.index) == [1, 2, 3])
+    }
+  }
+
+  @Test func theControlsTravelTheLiveStore() async throws {
+    let (store, server) = try await recorded()
+    let app = Application(router: server.router())
+    try await app.test(.router) { client in
+      let jumped = try await client.execute(uri: "/api/jump?index=1", method: .post)
+      #expect(jumped.status == .ok)
+      #expect(String(buffer: jumped.body).contains(#""position":1"#))
+      #expect(await MainActor.run { store.count } == 1)
+      #expect(await MainActor.run { store.isPaused })
+      _ = try await client.execute(uri: "/api/step?by=1", method: .post)
+      #expect(await MainActor.run { store.count } == 3)
+      _ = try await client.execute(uri: "/api/skip?index=2", method: .post)
+      #expect(await MainActor.run { store.count } == 4)  // 1 + 3, without the 2
+      let resumed = try await client.execute(uri: "/api/resume", method: .post)
+      #expect(String(buffer: resumed.body).contains(#""skipped":[2]"#))
+      #expect(await MainActor.run { !store.isPaused })
+      #expect(await MainActor.run { store.count } == 4)
+      let refused = try await client.execute(uri: "/api/jump?index=99", method: .post)
+      #expect(refused.status == .conflict)
+      #expect(String(buffer: refused.body).contains("#99"))
+    }
+  }
+
+  @Test func badRequestsAndMissingTokensAreRefused() async throws {
+    let (_, server) = try await recorded(token: "t0ken")
+    let app = Application(router: server.router())
+    try await app.test(.router) { client throws in
+      #expect(try await client.execute(uri: "/api/records", method: .get).status == .unauthorized)
+      #expect(
+        try await client.execute(uri: "/api/records?token=wrong", method: .get).status
+          == .unauthorized)
+      #expect(
+        try await client.execute(
+          uri: "/api/records", method: .get, headers: [.authorization: "Bearer t0ken"]
+        ).status == .ok)
+      #expect(
+        try await client.execute(uri: "/api/jump?index=two&token=t0ken", method: .post).status
+          == .badRequest)
+      #expect(
+        try await client.execute(uri: "/api/diff?index=42&token=t0ken", method: .get).status
+          == .notFound)
+    }
+    let recorder = DevToolsRecorder<CounterState, CounterAction, Int>(app: "counter") {
+      $0.undoSnapshot
+    }
+    #expect(throws: DevToolsServerError.tokenRequired(host: "0.0.0.0")) {
+      try DevToolsServer(timeline: recorder, configuration: .init(host: "0.0.0.0"))
+    }
+  }
+}
+
+struct Timeline: Decodable {
+  struct Travel: Decodable {
+    let available: Bool
+    let position: Int?
+    let skipped: [Int]
+  }
+
+  let app: String
+  let records: [DevToolsRecord]
+  let travel: Travel
+}

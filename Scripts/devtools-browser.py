@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""The DevTools page in a real browser, as a person uses it.
+
+Starts `reduxkit-devtools-demo` (a recorded notes app serving its DevTools page on a free
+loopback port, with a token), then headless Chromium, and drives the page through Chromium's
+remote-debugging protocol (a WebSocket; the protocol client below uses the standard library
+only): the timeline lists the dispatched actions; clicking a row shows its diff; an action
+dispatched later appears live; "jump" changes the live app's state (the demo prints its state)
+and "resume" brings the present back; a request without the token is refused. Each check waits
+for what a person would see (up to 20 s). A screenshot of the page is saved.
+
+Usage: Scripts/devtools-browser.py DEMO_BINARY [SCREENSHOT.png]
+Prints one line per check ("PASS …" / "FAIL …") and ends with "N passed, N failed".
+"""
+
+import base64
+import json
+import os
+import queue
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+
+class WebSocket:
+    """Just enough of RFC 6455 for the remote-debugging protocol: text frames, masked sends."""
+
+    def __init__(self, url):
+        assert url.startswith("ws://")
+        host_port, _, path = url[5:].partition("/")
+        host, _, port = host_port.partition(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        request = (
+            f"GET /{path} HTTP/1.1\r\nHost: {host_port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        self.sock.sendall(request.encode())
+        response = b""
+        while b"\r\n\r\n" not in response:
+            response += self.sock.recv(1)
+        if b" 101 " not in response.split(b"\r\n", 1)[0]:
+            raise RuntimeError(f"no WebSocket: {response!r}")
+
+    def send(self, text):
+        payload = text.encode()
+        header = bytes([0x81])
+        length = len(payload)
+        if length < 126:
+            header += bytes([0x80 | length])
+        elif length < 1 << 16:
+            header += bytes([0x80 | 126]) + struct.pack("!H", length)
+        else:
+            header += bytes([0x80 | 127]) + struct.pack("!Q", length)
+        mask = os.urandom(4)
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        self.sock.sendall(header + mask + masked)
+
+    def _exactly(self, count):
+        data = b""
+        while len(data) < count:
+            chunk = self.sock.recv(count - len(data))
+            if not chunk:
+                raise RuntimeError("the browser closed the connection")
+            data += chunk
+        return data
+
+    def receive(self):
+        message = b""
+        while True:
+            first, second = self._exactly(2)
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack("!H", self._exactly(2))[0]
+            elif length == 127:
+                length = struct.unpack("!Q", self._exactly(8))[0]
+            payload = self._exactly(length)
+            opcode = first & 0x0F
+            if opcode in (0x1, 0x0):
+                message += payload
+                if first & 0x80:
+                    return message.decode()
+            # NB: pings and other control frames are not needed here.
+
+
+class Browser:
+    """Headless Chromium with one page, driven by the remote-debugging protocol."""
+
+    def __init__(self):
+        self.profile = tempfile.mkdtemp(prefix="devtools-chromium-")
+        binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+        if not binary:
+            raise RuntimeError("no Chromium: apt-get install chromium")
+        self.process = subprocess.Popen(
+            [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
+             "--window-size=1280,800", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        deadline = time.time() + 30
+        while not os.path.exists(port_file) or not open(port_file).read().strip():
+            if time.time() > deadline:
+                raise RuntimeError("Chromium did not start")
+            time.sleep(0.05)
+        port = open(port_file).read().split()[0]
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+        page = next(target for target in targets if target["type"] == "page")
+        self.socket = WebSocket(page["webSocketDebuggerUrl"])
+        self.next_id = 0
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.receive())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression, what):
+        deadline = time.time() + 20
+        value = None
+        while time.time() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(0.05)
+        raise RuntimeError(f"not within 20 s: {what} (last value {value!r})")
+
+    def screenshot(self, path):
+        data = self.call("Page.captureScreenshot", format="png")["data"]
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(data))
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class Demo:
+    """The demo app: its page's address, and the states it prints."""
+
+    def __init__(self, binary):
+        self.process = subprocess.Popen(
+            [binary, "--port", "0", "--token", "e2e-token"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        self.states = []
+        threading.Thread(target=self._read, daemon=True).start()
+        deadline = time.time() + 60
+        self.url = None
+        while self.url is None:
+            line = self.lines.get(timeout=max(deadline - time.time(), 0.1))
+            if line.startswith("DevTools: "):
+                self.url = line.split(" ", 1)[1]
+
+    def _read(self):
+        for line in self.process.stdout:
+            line = line.rstrip("\n")
+            if line.startswith("state: "):
+                self.states.append(line[len("state: "):])
+            self.lines.put(line)
+
+    def send(self, command):
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def wait_for_state(self, state):
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if self.states and self.states[-1] == state:
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"the app never showed {state!r} (last: {self.states[-1:]})")
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__.strip().splitlines()[-3])
+        return 2
+    screenshot = sys.argv[2] if len(sys.argv) > 2 else os.path.join(tempfile.gettempdir(), "devtools-page.png")
+    passed = failed = 0
+
+    def check(name, body):
+        nonlocal passed, failed
+        try:
+            body()
+            print(f"PASS {name}")
+            passed += 1
+        except Exception as error:  # noqa: BLE001 - every failure is reported, then the next check runs
+            print(f"FAIL {name}: {error}")
+            failed += 1
+
+    demo = Demo(sys.argv[1])
+    browser = Browser()
+    try:
+        rows = "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.innerText.split('\\t').join(' '))"
+
+        def timeline():
+            browser.call("Page.enable")
+            browser.call("Page.navigate", url=demo.url)
+            browser.wait_for("document.querySelectorAll('#timeline tr').length >= 7", "the timeline's rows")
+            names = browser.evaluate(
+                "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.children[3].innerText + ' ' + r.children[4].innerText)")
+            expected = ["@start event", "add reduced", "add reduced", "add reduced", "edit reduced",
+                        "delete reduced", "add stopped (refuseEmpty)"]
+            if names[:7] != expected:
+                raise RuntimeError(f"rows {names}")
+
+        def diff():
+            browser.evaluate("document.querySelector('tr[data-index=\"4\"]').click()")
+            browser.wait_for(
+                "document.getElementById('diff').innerText.includes('write the report, today')",
+                "the diff of #4")
+            text = browser.evaluate("document.getElementById('diff').innerText")
+            if '~ [id=2].text: "write the report" → "write the report, today"' not in text:
+                raise RuntimeError(f"diff {text!r}")
+
+        def live():
+            demo.send("add 5 water the plants")
+            browser.wait_for(
+                "Array.from(document.querySelectorAll('#timeline tr')).some(r => r.innerText.includes('add') && r.dataset.index === '7')",
+                "the new action's row")
+            browser.evaluate("document.querySelector('tr[data-index=\"7\"]').click()")
+            browser.wait_for("document.getElementById('state').innerText.includes('water the plants')", "its state")
+
+        def jump():
+            browser.evaluate("document.querySelector('tr[data-index=\"2\"]').click()")
+            browser.evaluate("document.getElementById('jump').click()")
+            browser.wait_for("document.getElementById('travel').innerText === 'paused at #2'", "paused at #2")
+            demo.wait_for_state("buy milk | write the report")
+            browser.screenshot(screenshot)
+            browser.evaluate("document.getElementById('resume').click()")
+            browser.wait_for("document.getElementById('travel').innerText === 'live'", "live again")
+            demo.wait_for_state("write the report, today | call Ada | water the plants")
+
+        def filter_():
+            browser.evaluate("const f = document.getElementById('filter'); f.value = 'edit'; f.dispatchEvent(new Event('input'))")
+            browser.wait_for("document.querySelectorAll('#timeline tr').length === 1", "one row for 'edit'")
+
+        def token():
+            base = demo.url.split("?")[0]
+            try:
+                urllib.request.urlopen(base + "api/records")
+                raise RuntimeError("answered without the token")
+            except urllib.error.HTTPError as error:
+                if error.code != 401:
+                    raise RuntimeError(f"status {error.code}") from error
+
+        check("the timeline shows the dispatched actions", timeline)
+        check("clicking a row shows its diff", diff)
+        check("an action dispatched later appears live", live)
+        check("jump changes the live app's state, resume brings the present back", jump)
+        check("the filter keeps the matching rows", filter_)
+        check("a request without the token is refused", token)
+    finally:
+        browser.close()
+        demo.close()
+    print(f"screenshot: {screenshot}")
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
