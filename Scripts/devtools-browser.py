@@ -234,6 +234,9 @@ def main():
             text = browser.evaluate("document.getElementById('diff').innerText")
             if '~ [id=2].text: "write the report" → "write the report, today"' not in text:
                 raise RuntimeError(f"diff {text!r}")
+            timings = browser.evaluate("document.getElementById('timings').innerText")
+            if "middleware refuseEmpty" not in timings or "reducer notes" not in timings:
+                raise RuntimeError(f"timings {timings!r}")
 
         def live():
             demo.send("add 5 water the plants")
@@ -267,7 +270,7 @@ def main():
                     raise RuntimeError(f"status {error.code}") from error
 
         check("the timeline shows the dispatched actions", timeline)
-        check("clicking a row shows its diff", diff)
+        check("clicking a row shows its diff and its stages' timings", diff)
         check("an action dispatched later appears live", live)
         check("jump changes the live app's state, resume brings the present back", jump)
         check("the filter keeps the matching rows", filter_)

@@ -46,11 +46,16 @@ public struct DevToolsRecord: Sendable, Hashable, Codable {
   public let duration: Double?
   /// The state after it (the app's projection), when the store ran it.
   public let state: JSONValue?
+  /// How long each middleware, reducer and resolver took, in seconds, by stage
+  /// (`middleware <id>`…): what the store's `onLog` reported while the action ran, when the
+  /// recorder was given it (``DevToolsRecorder/log(_:)``).
+  public let timings: [String: Double]?
 
   /// A record with every field given (a recorder makes them; tests and tools may too).
   public init(
     index: Int, kind: Kind, name: String, payload: JSONValue?, source: String, outcome: Outcome,
-    detail: String?, time: Double, duration: Double?, state: JSONValue?
+    detail: String?, time: Double, duration: Double?, state: JSONValue?,
+    timings: [String: Double]? = nil
   ) {
     self.index = index
     self.kind = kind
@@ -62,6 +67,7 @@ public struct DevToolsRecord: Sendable, Hashable, Codable {
     self.time = time
     self.duration = duration
     self.state = state
+    self.timings = timings
   }
 }
 

@@ -120,6 +120,24 @@ public final class DevToolsRecorder<
       duration: duration, snapshot: snapshot(state))
   }
 
+  /// Keeps the timings the store reports while an action runs, for that action's record: pass
+  /// it as the store's `onLog` (or call it from yours). A store reads no clock for its stages
+  /// without an `onLog`.
+  ///
+  /// ```swift
+  /// let store = Store(…, inspector: recorder, onLog: { recorder.log($0); logger.log($0) })
+  /// ```
+  ///
+  /// - Parameter entry: What the store reported; its stages' timings are kept, the rest ignored.
+  public func log(_ entry: Store<State, Action>.Log) {
+    switch entry {
+    case .middleware(let id, _, let duration, _): buffer.addTiming("middleware \(id)", duration)
+    case .reducer(let id, _, let duration, _): buffer.addTiming("reducer \(id)", duration)
+    case .resolver(let id, _, let duration, _, _): buffer.addTiming("resolver \(id)", duration)
+    case .store: break
+    }
+  }
+
   @inlinable
   public func storeDidRefuse(_ action: Action, reason: DispatchError) {
     buffer.append(
@@ -251,7 +269,10 @@ public final class DevToolsRecorder<
       payload: payload, source: source, outcome: outcome, detail: detail,
       time: max(entry.time - origin, .zero) / .seconds(1),
       duration: entry.duration.map { $0 / .seconds(1) },
-      state: entry.snapshot.flatMap { try? JSONValue(encoding: $0) })
+      state: entry.snapshot.flatMap { try? JSONValue(encoding: $0) },
+      timings: entry.timings.isEmpty
+        ? nil
+        : Dictionary(entry.timings.map { ($0.0, $0.1 / .seconds(1)) }, uniquingKeysWith: +))
   }
 
   private static func encodePending(
@@ -334,6 +355,8 @@ struct RecorderEntry: Sendable {
   @usableFromInline let time: Duration
   @usableFromInline let duration: Duration?
   @usableFromInline let snapshot: (any Encodable & Sendable)?
+  /// The stages' timings logged while it ran.
+  @usableFromInline var timings: [(String, Duration)] = []
 
   @inlinable
   init(
@@ -380,6 +403,8 @@ struct RecorderBook: Sendable {
   @usableFromInline var measured = 0
   @usableFromInline var initial: RecorderEntry?
   @usableFromInline var evicted = 0
+  /// Timings logged for the action running now.
+  var pendingTimings: [(String, Duration)] = []
 
   @usableFromInline init() {}
 
@@ -428,6 +453,11 @@ final class RecorderBuffer: Sendable {
     self.encoding = encoding
   }
 
+  /// Keeps a stage's timing for the action running now.
+  func addTiming(_ stage: String, _ duration: Duration) {
+    book.withLock { $0.pendingTimings.append((stage, duration)) }
+  }
+
   /// Adds an entry, drops the oldest beyond the limits, and wakes the encoding task once a
   /// batch has gathered.
   @usableFromInline
@@ -439,9 +469,13 @@ final class RecorderBuffer: Sendable {
     // NB: the clock's reading as it is; the start is subtracted when the entry is encoded.
     let time = clock.now()
     let shouldEncode = book.withLock { book in
-      let entry = RecorderEntry(
+      var entry = RecorderEntry(
         index: book.nextIndex, kind: kind, name: name, action: action, payload: payload,
         source: source, outcome: outcome, time: time, duration: duration, snapshot: snapshot)
+      if !book.pendingTimings.isEmpty, kind == .action, duration != nil {
+        entry.timings = book.pendingTimings
+        book.pendingTimings = []
+      }
       book.nextIndex += 1
       book.entries.append(entry)
       book.keep(capacity: capacity, maxBytes: maxBytes)

@@ -43,6 +43,29 @@ import Testing
     #expect(recorder.snapshot(at: 7)?.first?.text == "held too")
   }
 
+  @Test func eachRecordCarriesTheTimingsItsStagesLogged() async throws {
+    let recorder = NotesRecorder(app: "notes", clock: ManualClock()) { $0.undoSnapshot }
+    let timed = AnyMiddleware<NotesState, NotesAction>(id: "timed") { context in
+      context.next()
+      context.complete()
+    }
+    let reducer = AnyReducer<NotesState, NotesAction>(id: "counted") { context in
+      context.complete()
+    }
+    let store = NotesStore(
+      initialState: NotesState(), middlewares: [timed], reducers: [notesReducer(), reducer],
+      inspector: recorder, onLog: { recorder.log($0) })
+    recorder.start(from: store)
+    await store.dispatchWithResult(.add(id: 1, text: "one"))
+    await store.dispatchWithResult(.delete(id: 1))
+    let records = recorder.records().dropFirst()
+    #expect(
+      records.map { $0.timings?.keys.sorted() } == [
+        ["middleware timed", "reducer counted"], ["middleware timed", "reducer counted"],
+      ])
+    #expect(records.allSatisfy { ($0.timings?["middleware timed"] ?? -1) >= 0 })
+  }
+
   @Test func theRingBufferKeepsItsLimitsOldestFirst() async throws {
     let byCount = NotesRecorder(
       app: "notes", limits: .init(capacity: 3), clock: ManualClock()

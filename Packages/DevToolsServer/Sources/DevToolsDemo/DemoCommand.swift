@@ -38,7 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
     ) { $0.undoSnapshot }
     let store = Store(
       initialState: NotesState(), middlewares: [refuseEmpty], reducers: [notesReducer],
-      inspector: recorder)
+      inspector: recorder, onLog: { recorder.log($0) })
     recorder.start(from: store)
     let travel = DevToolsTimeTravel(store: store, recorder: recorder) { start in
       Store(initialState: NotesState(notes: start), reducers: [notesReducer])
@@ -151,10 +151,12 @@ let notesReducer = AnyReducer<NotesState, NotesAction>(id: "notes") { context in
     if let index = state.notes.firstIndex(where: { $0.id == id }) { state.notes[index].text = text }
   case .delete(let id): state.notes.removeAll { $0.id == id }
   }
+  context.complete()
 }
 
 /// Stops a note without text: an action the page shows as stopped.
 let refuseEmpty = AnyMiddleware<NotesState, NotesAction>(id: "refuseEmpty") { context in
+  defer { context.complete() }
   if case .add(_, "") = context.action { return }
   context.next()
 }
