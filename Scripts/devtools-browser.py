@@ -218,13 +218,21 @@ def main():
         def timeline():
             browser.call("Page.enable")
             browser.call("Page.navigate", url=demo.url)
-            browser.wait_for("document.querySelectorAll('#timeline tr').length >= 7", "the timeline's rows")
+            browser.wait_for("document.querySelectorAll('#timeline tr').length >= 12", "the timeline's rows")
             names = browser.evaluate(
                 "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.children[3].innerText + ' ' + r.children[4].innerText)")
             expected = ["@start event", "add reduced", "add reduced", "add reduced", "edit reduced",
-                        "delete reduced", "add stopped (refuseEmpty)"]
-            if names[:7] != expected:
+                        "delete reduced", "add stopped (refuseEmpty)", "fetch event", "fetched event",
+                        "hit event", "invalidated event", 'set("report") event']
+            if names[:12] != expected:
                 raise RuntimeError(f"rows {names}")
+            sources = browser.evaluate(
+                "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.children[2].innerText)")
+            if sources[7] != "query" or sources[11] != "filter":
+                raise RuntimeError(f"sources {sources}")
+            queries = browser.evaluate("document.querySelector('#queries tbody').innerText")
+            if "notes/count" not in queries or "invalidated" not in queries:
+                raise RuntimeError(f"query cache {queries!r}")
 
         def diff():
             browser.evaluate("document.querySelector('tr[data-index=\"4\"]').click()")
@@ -241,9 +249,9 @@ def main():
         def live():
             demo.send("add 5 water the plants")
             browser.wait_for(
-                "Array.from(document.querySelectorAll('#timeline tr')).some(r => r.innerText.includes('add') && r.dataset.index === '7')",
+                "Array.from(document.querySelectorAll('#timeline tr')).some(r => r.innerText.includes('add') && r.dataset.index === '12')",
                 "the new action's row")
-            browser.evaluate("document.querySelector('tr[data-index=\"7\"]').click()")
+            browser.evaluate("document.querySelector('tr[data-index=\"12\"]').click()")
             browser.wait_for("document.getElementById('state').innerText.includes('water the plants')", "its state")
 
         def jump():
@@ -269,7 +277,7 @@ def main():
                 if error.code != 401:
                     raise RuntimeError(f"status {error.code}") from error
 
-        check("the timeline shows the dispatched actions", timeline)
+        check("the timeline shows the dispatched actions, the query events and the feature's", timeline)
         check("clicking a row shows its diff and its stages' timings", diff)
         check("an action dispatched later appears live", live)
         check("jump changes the live app's state, resume brings the present back", jump)

@@ -14,6 +14,8 @@ let package = Package(
   dependencies: [
     .package(path: "../DevTools"),
     .package(path: "../ReduxCore"),
+    .package(path: "../QueryCache"),
+    .package(path: "../FeatureKit"),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -35,6 +37,8 @@ let package = Package(
         "DevToolsServer",
         .product(name: "DevTools", package: "DevTools"),
         .product(name: "ReduxCore", package: "ReduxCore"),
+        .product(name: "QueryCache", package: "QueryCache"),
+        .product(name: "FeatureKit", package: "FeatureKit"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),

@@ -1,9 +1,11 @@
 import ArgumentParser
 import DevTools
 import DevToolsServer
+import FeatureKit
 import Foundation
 import Logging
 import Observation
+import QueryCache
 import ReduxCore
 
 /// `reduxkit-devtools-demo`: a small notes app whose store is recorded and served on the
@@ -58,6 +60,15 @@ struct DemoCommand: AsyncParsableCommand {
     await store.dispatchWithResult(.edit(id: 2, text: "write the report, today"))
     await store.dispatchWithResult(.delete(id: 1))
     await store.dispatchWithResult(.add(id: 4, text: ""))  // refused by the middleware
+    // A query cache and a feature, recorded in the same timeline.
+    let queries = QueryClient(onEvent: { event in
+      recorder.record(.query, name: event.name, source: "query", payload: .string("\(event.key)"))
+    })
+    for _ in 0..<2 { _ = await queries.fetch(queryKey: QueryKey("notes", "count")) { 2 } }
+    await queries.invalidate(QueryKey("notes"))
+    let filter = FeatureStore(initialState: "", feature: Filter())
+    filter.onAction = { action in recorder.record(.feature, name: "\(action)", source: "filter") }
+    filter.send(.set("report"))
     recorder.flush()
     Task {
       for await line in Self.lines() {
@@ -152,6 +163,20 @@ let notesReducer = AnyReducer<NotesState, NotesAction>(id: "notes") { context in
   case .delete(let id): state.notes.removeAll { $0.id == id }
   }
   context.complete()
+}
+
+/// The notes' filter: a FeatureKit feature beside the store.
+struct Filter: StoreFeature {
+  enum Action: Sendable {
+    case set(String)
+  }
+
+  func handle() -> ActionHandler<Action, String> {
+    ActionHandler { action, text in
+      if case .set(let new) = action { text = new }
+      return .none
+    }
+  }
 }
 
 /// Stops a note without text: an action the page shows as stopped.

@@ -193,6 +193,18 @@ import Testing
     store.cancelAllTasks()
   }
 
+  /// What a developer tool records of a feature: every action, those its tasks send included.
+  @Test func onActionSeesEveryActionItsTasksSendIncluded() async {
+    let store = makeLoader()
+    let seen = Reports()
+    store.onAction = { seen.append("\($0)") }
+    let loading = store.send(.load(id: "a"))
+    store.send(.increment)
+    gate.open()
+    await loading.value
+    #expect(seen.all == [#"load(id: "a")"#, "increment", "loaded(42)"])
+  }
+
   @Test func stateChangesAreObservable() {
     let store = FeatureStore(initialState: Todos.State(), feature: Todos())
     let changes = Reports()

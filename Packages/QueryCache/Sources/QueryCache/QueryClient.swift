@@ -27,13 +27,20 @@ public final class QueryClient: Sendable {
   private let loggedAdjustments = Mutex<Set<String>>([])
 
   /// Creates a client whose stale times and gc times read `clock`.
+  ///
+  /// - Parameters:
+  ///   - clock: The clock of stale times, gc times and retries (a `ManualClock` in tests).
+  ///   - logger: Receives the client's messages.
+  ///   - onEvent: Told every hit, fetch, invalidation and collection (developer tools). It is
+  ///     called on the cache's actor or the caller's thread, and should return at once.
   public init(
     clock: some Clock<Duration> = ContinuousClock(),
-    logger: Logger = Logger(label: "ReduxKit.QueryCache.QueryClient")
+    logger: Logger = Logger(label: "ReduxKit.QueryCache.QueryClient"),
+    onEvent: (@Sendable (QueryEvent) -> Void)? = nil
   ) {
     let clock = ClockReader(clock)
     self.clock = clock
-    cache = QueryClientCache(clock: clock)
+    cache = QueryClientCache(clock: clock, onEvent: onEvent)
     self.logger = logger
   }
 
@@ -99,6 +106,7 @@ public final class QueryClient: Sendable {
       let value = cached.value as? Value
     {
       logger.debug("query \(queryKey): cache hit (fresh)")
+      cache.onEvent?(.hit(queryKey, isFresh: true))
       return QueryResult(
         result: .success(value), isFresh: true, source: .cache, updatedAt: cached.updatedAt)
     }

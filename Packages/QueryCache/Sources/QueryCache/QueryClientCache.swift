@@ -54,8 +54,12 @@ public actor QueryClientCache {
   /// (``freshValue(_:valueType:staleTime:gcTime:)``). Written here in the same turn as the entry.
   private nonisolated let values = CachedValues()
 
-  init(clock: ClockReader) {
+  /// Told what the cache does (``QueryClient/init(clock:logger:onEvent:)``).
+  @usableFromInline nonisolated let onEvent: (@Sendable (QueryEvent) -> Void)?
+
+  init(clock: ClockReader, onEvent: (@Sendable (QueryEvent) -> Void)? = nil) {
     self.clock = clock
+    self.onEvent = onEvent
   }
 
   deinit {
@@ -187,10 +191,12 @@ public actor QueryClientCache {
     }
     switch entry.requestFetch(forced: forced, staleTime: options.staleTime, now: clock.now()) {
     case .cached(let value, let isFresh, let updatedAt):
+      onEvent?(.hit(key, isFresh: isFresh))
       return .cached(value, isFresh: isFresh, updatedAt: updatedAt)
     case .join(let running, let id):
       return .join(running.outcome, id: id)
     case .start:
+      onEvent?(.fetch(key))
       nextID += 1
       let outcome = FetchOutcome()
       let handle = FetchHandle(task: start(outcome), outcome: outcome)
@@ -212,6 +218,10 @@ public actor QueryClientCache {
     let (completion, collection) = entry.finish(id: id, result: result, now: clock.now())
     if completion == .stored { publish(entry, for: key) }
     entries[key] = entry
+    if completion != .ignored, let onEvent {
+      let cached = if case .success = result { completion == .stored } else { false }
+      onEvent(.fetched(key, cached: cached))
+    }
     switch completion {
     case .ignored:
       // NB: another caller of the same fetch recorded it first; the entry says when.
@@ -302,6 +312,7 @@ public actor QueryClientCache {
       publish(entry, for: key)
       entries[key] = entry
       perform(collection, for: key)
+      onEvent?(.invalidated(key))
     }
     let watched = invalidationStreams.keys.filter(matches)
     for key in watched {
@@ -433,5 +444,6 @@ public actor QueryClientCache {
     publish(nil, for: key)
     entries[key] = nil
     entries.releaseCapacityIfSparse()
+    onEvent?(.collected(key))
   }
 }

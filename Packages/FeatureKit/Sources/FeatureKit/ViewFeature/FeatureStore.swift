@@ -46,6 +46,13 @@ public final class FeatureStore<Feature: StoreFeature>: Observable {
   private var policyTaskIDs: [AnyHashable: any TaskID] = [:]
   /// Sees every action before it is handled, effects' included (FeatureTestStore's history).
   package var willHandle: (@MainActor (Action) -> Void)?
+  /// Sees every action before it is handled, those its tasks send included: for developer
+  /// tools, which show them beside a store's actions.
+  ///
+  /// ```swift
+  /// search.onAction = { recorder.record(.feature, name: "\($0)", source: "search") }
+  /// ```
+  public var onAction: (@MainActor (Action) -> Void)?
 
   /// Creates a store.
   ///
@@ -82,6 +89,7 @@ public final class FeatureStore<Feature: StoreFeature>: Observable {
   @discardableResult
   public func send(_ action: Action) -> Task<Void, Never> {
     willHandle?(action)
+    onAction?(action)
     let task = registrar.withMutation(of: self, keyPath: stateKeyPath) {
       handler.handle(action: action, state: &storedState, logger: logger)
     }
