@@ -92,8 +92,8 @@ public final class DevToolsRecorder<
     buffer.encoding.finish()
   }
 
-  /// Records the store's current state as entry 0, the point a replay starts from. Call it
-  /// before the first action runs.
+  /// Records the store's current state as entry 0, the point a replay starts from (written to
+  /// the session file at once). Call it before the first action runs.
   @MainActor
   public func start(from store: Store<State, Action>) {
     let now = buffer.clock.now()
@@ -103,6 +103,16 @@ public final class DevToolsRecorder<
       source: .named("recorder"), outcome: nil, time: now, duration: nil,
       snapshot: snapshot(store.state))
     buffer.book.withLock { $0.initial = entry }
+    // NB: the session file starts with it too, before any batch: a replay of the file starts
+    // from its state.
+    guard let session else { return }
+    buffer.encodingPass.withLock { _ in
+      guard let record = Self.record(of: entry, since: now),
+        var line = try? JSONValue.encoder.encode(record)
+      else { return }
+      line.append(0x0A)
+      session.write([line])
+    }
   }
 
   // MARK: - StoreInspector

@@ -104,15 +104,16 @@ import Testing
 
     let session = try DevToolsSession(contentsOf: url)
     #expect(session.header.app == "notes")
-    #expect(session.records.map(\.index) == [1, 2, 3])
-    #expect(session.records == Array(recorder.records().dropFirst()))
+    // NB: record 0, the state the recording started from, is what a replay starts from.
+    #expect(session.records.map(\.index) == [0, 1, 2, 3])
+    #expect(session.records == recorder.records())
     #expect(!session.isTruncated)
 
     // The app dies while writing the fourth line: the three before it read back.
     var bytes = try Data(contentsOf: url)
     bytes.append(Data(#"{"index":4,"kind":"action","name":"ad"#.utf8))
     let cut = try DevToolsSession(data: bytes)
-    #expect(cut.records.map(\.index) == [1, 2, 3])
+    #expect(cut.records.map(\.index) == [0, 1, 2, 3])
     #expect(cut.isTruncated)
   }
 
