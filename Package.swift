@@ -11,6 +11,13 @@ let package = Package(
     .executable(name: "inbox", targets: ["Inbox"]),
     .executable(name: "board", targets: ["Board"]),
   ],
+  // NB: `board --devtools` serves the DevTools page through Hummingbird, which takes minutes to
+  // build (and more under ThreadSanitizer): a default trait, so that `swift run board` has it
+  // and `--disable-default-traits` builds the board (and its tests) without it.
+  traits: [
+    .default(enabledTraits: ["DevToolsServer"]),
+    .trait(name: "DevToolsServer", description: "`board --devtools`: the DevTools page."),
+  ],
   dependencies: [
     .package(path: "Packages/ReduxCore"),
     .package(path: "Packages/EntityTracking"),
@@ -18,6 +25,7 @@ let package = Package(
     .package(path: "Packages/QueryCache"),
     .package(path: "Packages/FeatureKit"),
     .package(path: "Packages/DevTools"),
+    .package(path: "Packages/DevToolsServer"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -66,6 +74,10 @@ let package = Package(
       name: "Board",
       dependencies: [
         "BoardCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "DevTools", package: "DevTools"),
+        .product(
+          name: "DevToolsServer", package: "DevToolsServer",
+          condition: .when(traits: ["DevToolsServer"])),
       ],
       path: "Examples/Board"
     ),

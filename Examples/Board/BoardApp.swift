@@ -46,17 +46,60 @@ struct BoardApp: AsyncParsableCommand {
       """)
   var server: String?
 
+  @Option(
+    name: .customLong("devtools"),
+    help: ArgumentHelp(
+      """
+      Serve the ReduxKit DevTools page: every action, the board after each, time travel. \
+      ADDRESS is optional: HOST:PORT, PORT or HOST (default: loopback, a free port); the \
+      page's address is printed (in full screen, on the status line).
+      """, valueName: "address"))
+  var devTools: String?
+
+  @Option(
+    name: .customLong("devtools-token"),
+    help: """
+      The token the DevTools page requires (made up and printed when --devtools is not on \
+      loopback and none is given).
+      """)
+  var devToolsToken: String?
+
+  @Option(
+    name: .customLong("record"),
+    help: "Record the session to this file, as JSON lines (reduxkit-inspect reads it).")
+  var recordPath: String?
+
+  /// `--devtools` may come without its address: filled in before ArgumentParser reads it.
+  static func main() async {
+    await main(DevToolsAddress.fillingIn(Array(CommandLine.arguments.dropFirst())))
+  }
+
   func validate() throws {
     if let server, URL(string: server)?.scheme?.hasPrefix("http") != true {
       throw ValidationError("--server takes an http URL, as http://127.0.0.1:8080: \(server)")
     }
+    if server != nil, devTools != nil || recordPath != nil {
+      throw ValidationError(
+        "--devtools and --record record a board kept on this machine, not with --server")
+    }
+    if devToolsToken != nil, devTools == nil {
+      throw ValidationError("--devtools-token goes with --devtools")
+    }
+    _ = try makeDevTools()
   }
 
   func run() async throws {
     let status = await BoardLauncher(
       databasePath: databasePath ?? BoardDatabase.defaultPath(), logPath: logPath,
-      deepLink: deepLink, forcesLineMode: forcesLineMode, server: server.flatMap(URL.init(string:))
+      deepLink: deepLink, forcesLineMode: forcesLineMode, server: server.flatMap(URL.init(string:)),
+      devTools: try makeDevTools()
     ).launch()
     if status != 0 { throw ExitCode(status) }
+  }
+
+  private func makeDevTools() throws -> BoardDevTools? {
+    guard devTools != nil || recordPath != nil else { return nil }
+    let serve = try devTools.map { try DevToolsAddress($0).serve(token: devToolsToken) }
+    return BoardDevTools(sessionPath: recordPath, serve: serve)
   }
 }

@@ -20,17 +20,21 @@ package struct BoardLauncher {
   let forcesLineMode: Bool
   /// `--server`: the board a server keeps, instead of the SQLite file.
   let server: URL?
+  /// `--record`, `--devtools`: what records the board (a board of this machine only).
+  let devTools: BoardDevTools?
 
-  /// The launcher of `board`'s command line: `--db`, `--log`, `--open`, `--lines`, `--server`.
+  /// The launcher of `board`'s command line: `--db`, `--log`, `--open`, `--lines`, `--server`,
+  /// `--record`, `--devtools`.
   package init(
     databasePath: String, logPath: String?, deepLink: String?, forcesLineMode: Bool,
-    server: URL? = nil
+    server: URL? = nil, devTools: BoardDevTools? = nil
   ) {
     self.databasePath = databasePath
     self.logPath = logPath
     self.deepLink = deepLink
     self.forcesLineMode = forcesLineMode
     self.server = server
+    self.devTools = devTools
   }
 
   /// Full screen when both ends are a terminal and line mode was not asked for.
@@ -58,9 +62,27 @@ package struct BoardLauncher {
       printError("board: cannot open \(databasePath): \(error)")
       return 2
     }
-    let session = BoardSession(state: state, persistence: database.persistence, logger: logger)
+    let recorder: BoardRecorder?
+    do {
+      recorder = try devTools?.makeRecorder()
+    } catch {
+      printError("board: --record: \(error)")
+      return 2
+    }
+    let session = BoardSession(
+      state: state, persistence: database.persistence, recorder: recorder, logger: logger)
+    if let serve = devTools?.serve, let recorder, let travel = session.travel {
+      do {
+        let url = try await serve(recorder, travel, logger)
+        announce("DevTools: \(url.absoluteString)", session: session, logger: logger)
+      } catch {
+        printError("board: --devtools: the page cannot be served: \(error)")
+        return 2
+      }
+    }
     await database.persistence.shutdownOnTermination { signal in
       Terminal.restore()
+      recorder?.flush()
       do {
         try database.database.close()
       } catch {
@@ -71,6 +93,7 @@ package struct BoardLauncher {
       exit(128 + signal)
     }
     let status = isFullScreen ? await fullScreen(session, logger: logger) : await lines(session)
+    recorder?.flush()
     do {
       try await database.persistence.shutdown()
       try database.database.close()
@@ -166,6 +189,17 @@ package struct BoardLauncher {
     var logger = Logger(label: "board") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .warning
     return logger
+  }
+
+  /// Says where the DevTools page is: on standard error in line mode (standard output holds
+  /// the replies a script reads), in the status line in full screen; and in the log.
+  private func announce(_ message: String, session: BoardSession, logger: Logger) {
+    logger.notice("\(message)")
+    if isFullScreen {
+      session.say(message)
+    } else {
+      printError(message)
+    }
   }
 
   private func printError(_ message: String) {

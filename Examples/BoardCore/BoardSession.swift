@@ -21,6 +21,10 @@ package final class BoardSession {
   @ObservationIgnored package let storage: Storage
   @ObservationIgnored let queries: BoardQueries
   @ObservationIgnored private let now: @Sendable () -> Date
+  /// What records the board for DevTools (`--devtools`, `--record`), if anything does.
+  @ObservationIgnored package let recorder: BoardRecorder?
+  /// The time travel DevTools drive: while it shows a past state, changes are refused.
+  @ObservationIgnored package let travel: BoardTimeTravel?
   /// The reply of the last command run: what the full screen's status line says.
   private(set) var lastReply: Reply?
   /// The last command that failed or was refused, in words, until a later one fails.
@@ -31,21 +35,48 @@ package final class BoardSession {
   ///   - persistence: Where changes are saved; its reducer runs last.
   ///   - clock: The clock of the query cache's stale times.
   ///   - now: The time put on cards (tests fix it).
+  ///   - recorder: Records every action for DevTools, and makes ``travel``.
   ///   - logger: Where the store's refusals and errors go (a file, never the screen).
   package init(
     state: BoardState, persistence: PersistenceMiddleware<BoardState>,
     clock: any Clock<Duration> = ContinuousClock(),
-    now: @escaping @Sendable () -> Date = Date.init, logger: Logger
+    now: @escaping @Sendable () -> Date = Date.init, recorder: BoardRecorder? = nil,
+    logger: Logger
   ) {
     storage = .local(persistence)
     self.now = now
     queries = BoardQueries(
       state: state, client: QueryClient(clock: clock, logger: logger), logger: logger)
-    store = Store(
+    let store = Store(
       initialState: state,
       // NB: the query invalidation reads the changes before Persistence drains them.
       reducers: [boardHistory, boardReducer] + queries.reducers + [persistence.reducer()],
-      onLog: logger.log)
+      inspector: recorder,
+      onLog: Self.log(to: logger, recording: recorder))
+    self.store = store
+    self.recorder = recorder
+    recorder?.start(from: store)
+    travel = recorder.map { recorder in
+      BoardTimeTravel(store: store, recorder: recorder) { start in
+        // NB: a skipped action is recomputed by the board's reducers alone: nothing saved,
+        // no query run, until the travel resumes.
+        Store(initialState: BoardState(restoring: start), reducers: Self.replayedReducers)
+      }
+    }
+  }
+
+  /// The reducers a DevTools replay or recomputation runs: the board's own, without saving.
+  static let replayedReducers = [boardHistory, boardReducer]
+
+  /// The store's log: to `logger`, and to `recorder` (its stages' timings) when there is one.
+  private static func log(to logger: Logger, recording recorder: BoardRecorder?)
+    -> @Sendable (Store<BoardState, BoardAction>.Log) -> Void
+  {
+    guard let recorder else { return logger.log }
+    return { entry in
+      recorder.log(entry)
+      logger.log(entry)
+    }
   }
 
   /// The board a server keeps, loaded from it, and followed: the changes other clients make
@@ -81,6 +112,8 @@ package final class BoardSession {
   ) {
     storage = .server(sync)
     self.now = now
+    recorder = nil
+    travel = nil
     queries = BoardQueries(state: state, client: client, logger: logger)
     // NB: no undo history (the server keeps none) and no persistence: the last reducer drops
     // the changes the query invalidation has read.
@@ -196,6 +229,7 @@ package final class BoardSession {
   private func change(_ waitsForSave: Bool, _ action: BoardAction, _ done: String) async throws
     -> Reply
   {
+    if let position = travel?.position { throw CommandError.pausedByDevTools(at: position) }
     let persistence: PersistenceMiddleware<BoardState>
     switch storage {
     case .local(let local): persistence = local
@@ -220,6 +254,11 @@ package final class BoardSession {
     } catch {
       return .error("\(done), but not saved yet: \(error) (it will be retried)")
     }
+  }
+
+  /// Shows `text` in the status line, as a command's reply would be.
+  func say(_ text: String) {
+    lastReply = .info(text)
   }
 
   private func refused(_ text: String) {
@@ -255,6 +294,14 @@ package final class BoardSession {
     return column
   }
 }
+
+/// What records the board for DevTools: its actions, and its columns and cards after each.
+package typealias BoardRecorder = DevToolsRecorder<BoardState, BoardAction, BoardState.Snapshot>
+
+/// DevTools' time travel on the board's store.
+package typealias BoardTimeTravel = DevToolsTimeTravel<
+  BoardState, BoardAction, BoardState.Snapshot
+>
 
 /// What a command printed: its lines, and whether it failed.
 struct Reply: Equatable, Sendable {

@@ -11,6 +11,9 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
   case unterminatedQuote
   case badLink(String)
   case emptyTitle
+  /// DevTools show a past state (time travel): a change would be made to a board that is not
+  /// the present one.
+  case pausedByDevTools(at: Int)
 
   var description: String {
     switch self {
@@ -34,6 +37,9 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
       "a quote is not closed"
     case .emptyTitle:
       "a card needs a title"
+    case .pausedByDevTools(let position):
+      "DevTools show the board as after #\(position) (time travel): resume on the DevTools "
+        + "page before changing it"
     case .badLink(let text):
       "'\(text)' is not a link to a card: use card/ID, as in card/42"
     }

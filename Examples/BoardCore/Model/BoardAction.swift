@@ -1,9 +1,10 @@
 package import Foundation
-import ReduxKit
+package import ReduxKit
 
 /// What can happen to the board. Actions carry the time they were made at, so reducers stay
-/// pure and tests choose the time.
-enum BoardAction: ReduxAction {
+/// pure and tests choose the time (and a DevTools replay is deterministic). Codable, so that
+/// DevTools records them.
+package enum BoardAction: ReduxAction, Codable {
   case addCard(id: Int, columnID: Int, title: String, at: Date)
   /// Changes a card's fields at once: one step to undo.
   case editCard(id: Int, [CardEdit], at: Date)
@@ -20,7 +21,7 @@ enum BoardAction: ReduxAction {
 }
 
 /// One change to a card's fields.
-package enum CardEdit: Equatable, Sendable {
+package enum CardEdit: Equatable, Sendable, Codable {
   case title(String)
   case notes(String)
   case tags([String])

@@ -12,7 +12,8 @@ package final class BoardState: UndoableState {
   package var undoHistory = UndoHistory<Snapshot>(capacity: 100)
 
   /// What undo restores: both stores, copied for free (copy-on-write).
-  package struct Snapshot: Sendable {
+  /// Codable, so that DevTools records it and travels back to it.
+  package struct Snapshot: Sendable, Codable {
     let columns: EntityStore<Column>
     let cards: EntityStore<Card>
   }
@@ -24,6 +25,11 @@ package final class BoardState: UndoableState {
   package func restoreUndoSnapshot(_ snapshot: Snapshot) {
     columns.restore(from: snapshot.columns)
     cards.restore(from: snapshot.cards)
+  }
+
+  /// The board `snapshot` holds (a DevTools recomputation starts from one).
+  convenience init(restoring snapshot: Snapshot) {
+    self.init(columns: snapshot.columns, cards: snapshot.cards)
   }
 
   init(columns: EntityStore<Column>, cards: EntityStore<Card>) {

@@ -2,7 +2,8 @@ import ReduxKit
 import TerminalIO
 
 /// The line above the keys: on the left the question being asked or what the last command
-/// did (a refusal or failure in words), on the right whether everything is saved.
+/// did (a refusal or failure in words), on the right whether everything is saved (or, while
+/// DevTools travel in time, which past board is shown).
 @MainActor
 enum StatusLine {
   static func line(
@@ -10,9 +11,14 @@ enum StatusLine {
   ) -> ScreenLine {
     let (message, isProblem) = message(root: root, screen: screen, session: session)
     let saving =
-      switch session.storage {
-      case .local(let persistence): Self.persistence(persistence.status)
-      case .server(let sync): server(sync)
+      if let position = session.travel?.position {
+        // NB: DevTools show a past board: say so where "saved" was, until they resume.
+        (text: "DevTools: the board after #\(position), paused", isProblem: true)
+      } else {
+        switch session.storage {
+        case .local(let persistence): Self.persistence(persistence.status)
+        case .server(let sync): server(sync)
+        }
       }
     let room = max(width - DisplayWidth.columns(of: saving.text) - 2, 0)
     var line = ScreenLine(

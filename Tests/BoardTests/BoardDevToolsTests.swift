@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import ReduxKit
+import TerminalIO
+import Testing
+
+@testable import BoardCore
+
+/// The board recorded by DevTools (`board --record`, `--devtools`): its session file replays
+/// into a fresh store, a seeded bug is found at the action that shows it, and time travel shows
+/// past boards live, refuses changes meanwhile, and saves a recomputed board once resumed.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct BoardDevToolsTests {
+  let database: BoardDatabase
+  let session: BoardSession
+  let sessionURL: URL
+  let recorder: BoardRecorder
+
+  init() async throws {
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    database = try BoardDatabase.inMemory(logger: logger)
+    sessionURL = FileManager.default.temporaryDirectory
+      .appendingPathComponent("board-session-\(UUID().uuidString).jsonl")
+    recorder = try BoardDevTools(sessionPath: sessionURL.path, serve: nil).makeRecorder()
+    session = BoardSession(
+      state: try await database.load(), persistence: database.persistence,
+      now: { Date(timeIntervalSince1970: 1_800_000_000) }, recorder: recorder, logger: logger)
+  }
+
+  @discardableResult
+  func run(_ line: String) async throws -> Reply {
+    let command = try #require(try CommandParser.parse(line))
+    let reply = await session.run(command)
+    try #require(!reply.isError, "\(line): \(reply.text)")
+    return reply
+  }
+
+  /// Eight changes, one of each kind, undo and redo included; #6 moves a tagged card.
+  func recordADay() async throws -> DevToolsSession {
+    try await run("add Todo Write docs")  // #1
+    try await run("add Todo Fix the login bug")  // #2
+    try await run("move 1 Doing")  // #3: a card without tags
+    try await run("tag 2 urgent backend")  // #4
+    try await run("column add Review")  // #5
+    try await run("move 2 Review")  // #6: a card with tags
+    try await run("undo")  // #7
+    try await run("redo")  // #8
+    recorder.flush()
+    return try DevToolsSession(contentsOf: sessionURL)
+  }
+
+  func replay(_ recorded: DevToolsSession, reducers: [AnyReducer<BoardState, BoardAction>])
+    async throws -> DevToolsReplay.Report
+  {
+    try await DevToolsReplay.run(
+      recorded, as: BoardAction.self,
+      makeStore: { start in
+        let snapshot = try #require(try start?.decode(BoardState.Snapshot.self))
+        return Store(initialState: BoardState(restoring: snapshot), reducers: reducers)
+      },
+      snapshot: { $0.undoSnapshot })
+  }
+
+  @Test func aRecordedSessionReplaysIntoAFreshStoreWithTheSameBoards() async throws {
+    let recorded = try await recordADay()
+    #expect(recorded.header.app == "board")
+    #expect(
+      recorded.records.map(\.name) == [
+        "@start", "addCard", "addCard", "moveCard", "editCard", "addColumn", "moveCard", "undo",
+        "redo",
+      ])
+    let report = try await replay(recorded, reducers: BoardSession.replayedReducers)
+    #expect(report.replayed == 8)
+    #expect(report.divergence == nil)
+  }
+
+  @Test func aSeededBugIsFoundAtTheFirstActionWhoseBoardDiffers() async throws {
+    let recorded = try await recordADay()
+    // The bug: a move drops the card's tags. #3 moves a card without tags, so its board is
+    // the same; #6 is the first whose board differs.
+    let movesDropTags = AnyReducer<BoardState, BoardAction>(id: "seededBug") { context in
+      let (state, action) = context.args
+      if case .moveCard(let id, _, _) = action { state.cards.modify(id) { $0.tags = [] } }
+    }
+    let report = try await replay(
+      recorded, reducers: BoardSession.replayedReducers + [movesDropTags])
+    let divergence = try #require(report.divergence)
+    #expect(divergence.index == 6)
+    #expect(divergence.name == "moveCard")
+    #expect(divergence.diff.changes.map(\.path) == ["cards[id=2].tags.0", "cards[id=2].tags.1"])
+  }
+
+  @Test func aJumpShowsAPastBoardRefusesChangesAndResumeBringsThePresentBack() async throws {
+    _ = try await recordADay()
+    let travel = try #require(session.travel)
+    try travel.jump(to: 2)
+    #expect(session.board.cards.map(\.title) == ["Write docs", "Fix the login bug"])
+    #expect(session.board.columns.map(\.name) == ["Todo", "Doing", "Done"])
+    let refused = await session.run(.add(column: "Todo", title: "lost?"))
+    #expect(refused == .error(CommandError.pausedByDevTools(at: 2).description))
+    try travel.step(by: 1)
+    #expect(session.board.cards[1]?.columnID == 2)
+    travel.resume()
+    #expect(session.board.columns.map(\.name) == ["Todo", "Doing", "Done", "Review"])
+    #expect(session.board.cards[2]?.tags == ["urgent", "backend"])
+    try await run("add Todo after the travel")
+    #expect(
+      try await database.load().cards.map(\.title) == [
+        "Write docs", "Fix the login bug", "after the travel",
+      ])
+  }
+
+  @Test func aSkippedActionIsRecomputedAndTheBoardWithoutItIsSavedOnceResumed() async throws {
+    _ = try await recordADay()
+    let travel = try #require(session.travel)
+    try await travel.skip(4)  // the tags
+    #expect(session.board.cards[2]?.tags == [])
+    #expect(session.board.cards[2]?.columnID == 4)
+    travel.resume()
+    try await run("add Todo next")
+    let saved = try await database.load()
+    #expect(saved.cards[2]?.tags == [])
+    #expect(saved.cards.map(\.title) == ["Write docs", "Fix the login bug", "next"])
+  }
+
+  @Test func theFullScreenShowsTheTravelledBoardAndSaysItIsPaused() async throws {
+    _ = try await recordADay()
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let navigation = BoardNavigation(session: session, logger: logger)
+    func screen() -> [String] {
+      FullScreenMode.frame(
+        of: navigation, session: session, size: TerminalSize(columns: 100, rows: 12)
+      ).lines.map { String($0.text.reversed().drop { $0 == " " }.reversed()) }
+    }
+    #expect(screen()[2].split(separator: " ").prefix(4) == ["Todo", "(0)", "Doing", "(1)"])
+    try #require(session.travel).jump(to: 1)
+    #expect(screen()[2].split(separator: " ") == ["Todo", "(1)", "Doing", "(0)", "Done", "(0)"])
+    #expect(screen()[3] == " #1 Write docs")
+    #expect(screen()[10].hasSuffix("DevTools: the board after #1, paused"))
+    try #require(session.travel).resume()
+    #expect(screen()[10].hasSuffix("saved (flush #8)"))
+  }
+}
