@@ -5,12 +5,14 @@
 # kill -9 right after the status line says a change is saved, then a restart that shows it;
 # SIGTERM right after a change (before its debounced save), then a restart that shows it; a
 # terminal too narrow for the layout, then wide again; two boards on one board-server
-# (`board --server`), each showing what the other changes. Each step waits for what a person
-# would see (up to 20 s), never a fixed sleep.
+# (`board --server`), each showing what the other changes; `board --devtools --record`: the
+# DevTools page's jump shows a past board on the screen (changes refused meanwhile), resume
+# brings the present back, and `reduxkit-inspect` lists and diffs the recorded session. Each
+# step waits for what a person would see (up to 20 s), never a fixed sleep.
 #
-# Usage: Scripts/board-e2e.sh [BOARD_BINARY [BOARD_SERVER_BINARY]]
-#   (defaults: .build/debug/board and Examples/BoardServer/.build/debug/board-server, built if
-#   missing)
+# Usage: Scripts/board-e2e.sh [BOARD_BINARY [BOARD_SERVER_BINARY [INSPECT_BINARY]]]
+#   (defaults: .build/debug/board, Examples/BoardServer/.build/debug/board-server and
+#   Packages/DevTools/.build/debug/reduxkit-inspect, built if missing)
 # Prints one line per scenario ("PASS name" / "FAIL name") and ends with "N passed, N failed".
 set -uo pipefail
 
@@ -18,6 +20,7 @@ cd "$(dirname "$0")/.."
 board=${1:-$(pwd)/.build/debug/board}
 if [ ! -x "$board" ]; then swift build --product board >/dev/null || exit 1; fi
 board_server=${2:-$(pwd)/Examples/BoardServer/.build/debug/board-server}
+inspect=${3:-$(pwd)/Packages/DevTools/.build/debug/reduxkit-inspect}
 command -v tmux >/dev/null || { echo "board-e2e: tmux is not installed"; exit 1; }
 
 work=$(mktemp -d)
@@ -201,10 +204,54 @@ two_boards_on_a_server() {
   target=board
 }
 
+# The board recorded and served on the DevTools page (the page's API, as its buttons call it):
+# a jump shows a past board on this screen, a change meanwhile is refused in words, resume
+# brings the present back; then the session file read in the terminal.
+devtools_time_travel() {
+  if [ ! -x "$inspect" ]; then
+    swift build --package-path Packages/DevTools --product reduxkit-inspect >/dev/null || return 1
+  fi
+  tm kill-session -t board 2>/dev/null
+  tm new-session -d -s board -x 100 -y 30 \
+    "$board --db '$work/travel.sqlite' --log '$work/travel.log' --devtools --record '$work/session.jsonl'; echo \"exit status \$?\"; sleep 600"
+  wait_for "DevTools: http://127.0.0.1:" || return 1
+  local url
+  url=$(screen | grep -o 'DevTools: http://[0-9.:]*/' | head -n 1 | cut -d' ' -f2)
+  [ -n "$url" ] || { echo "board-e2e: no DevTools address on the screen"; return 1; }
+  add_card "Recorded one" 1 || return 1
+  add_card "Recorded two" 2 || return 1
+  keys m
+  wait_for "move #2 to: 1 Todo  2 Doing  3 Done" || return 1
+  keys 2
+  wait_for "moved #2 to Doing" || return 1
+  curl -sf -X POST "${url}api/jump?index=1" >/dev/null || { echo "board-e2e: jump refused"; return 1; }
+  wait_for "DevTools: the board after #1, paused" || return 1
+  wait_for "Todo (1)" || return 1
+  screen | grep -q "Recorded two" && { echo "board-e2e: the travelled board still shows #2"; return 1; }
+  keys d
+  wait_for "delete #1" || return 1
+  keys y
+  wait_for "DevTools show the board as after #1 (time travel)" || return 1
+  curl -sf -X POST "${url}api/resume" >/dev/null || { echo "board-e2e: resume refused"; return 1; }
+  wait_for "Doing (1)" || return 1
+  wait_for "#2 Recorded two" || return 1
+  keys q
+  wait_for "exit status 0" || return 1
+  local listing difference
+  listing=$("$inspect" "$work/session.jsonl" --filter card) || return 1
+  [ "$(grep -c 'addCard  reduced' <<< "$listing")" -eq 2 ] \
+    && grep -q 'moveCard  reduced' <<< "$listing" \
+    || { echo "board-e2e: reduxkit-inspect lists:"; echo "$listing"; return 1; }
+  difference=$("$inspect" "$work/session.jsonl" --diff 3) || return 1
+  grep -qF 'cards[id=2].columnID: 1 → 2' <<< "$difference" \
+    || { echo "board-e2e: reduxkit-inspect --diff 3 says:"; echo "$difference"; return 1; }
+}
+
 scenario "scripted session, then a restart shows the cards" scripted_session
 scenario "kill -9 after a save is shown loses nothing" killed_after_save
 scenario "SIGTERM right after a change saves it" terminated_before_the_debounce
 scenario "a terminal narrower than the layout, then wide again" narrow_terminal
 scenario "two boards on one board-server show each other's changes" two_boards_on_a_server
+scenario "board --devtools: a jump shows a past board, resume the present; inspected" devtools_time_travel
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -74,7 +74,11 @@ package struct BoardLauncher {
     if let serve = devTools?.serve, let recorder, let travel = session.travel {
       do {
         let url = try await serve(recorder, travel, logger)
-        announce("DevTools: \(url.absoluteString)", session: session, logger: logger)
+        let page = "DevTools: \(url.absoluteString)"
+        logger.notice("\(page)")
+        // NB: standard output holds the replies a script reads; the full screen shows it in
+        // its header.
+        if isFullScreen { session.devToolsPage = page } else { printError(page) }
       } catch {
         printError("board: --devtools: the page cannot be served: \(error)")
         return 2
@@ -189,17 +193,6 @@ package struct BoardLauncher {
     var logger = Logger(label: "board") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .warning
     return logger
-  }
-
-  /// Says where the DevTools page is: on standard error in line mode (standard output holds
-  /// the replies a script reads), in the status line in full screen; and in the log.
-  private func announce(_ message: String, session: BoardSession, logger: Logger) {
-    logger.notice("\(message)")
-    if isFullScreen {
-      session.say(message)
-    } else {
-      printError(message)
-    }
   }
 
   private func printError(_ message: String) {

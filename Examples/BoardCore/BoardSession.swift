@@ -29,6 +29,8 @@ package final class BoardSession {
   private(set) var lastReply: Reply?
   /// The last command that failed or was refused, in words, until a later one fails.
   private(set) var lastProblem: String?
+  /// Where the DevTools page is (`--devtools`), in words: the full screen's header shows it.
+  var devToolsPage: String?
 
   /// - Parameters:
   ///   - state: The hydrated board.
@@ -254,11 +256,6 @@ package final class BoardSession {
     } catch {
       return .error("\(done), but not saved yet: \(error) (it will be retried)")
     }
-  }
-
-  /// Shows `text` in the status line, as a command's reply would be.
-  func say(_ text: String) {
-    lastReply = .info(text)
   }
 
   private func refused(_ text: String) {

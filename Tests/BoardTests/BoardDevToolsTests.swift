@@ -132,6 +132,8 @@ import Testing
         of: navigation, session: session, size: TerminalSize(columns: 100, rows: 12)
       ).lines.map { String($0.text.reversed().drop { $0 == " " }.reversed()) }
     }
+    session.devToolsPage = "DevTools: http://127.0.0.1:9090/"
+    #expect(screen()[0].hasSuffix("DevTools: http://127.0.0.1:9090/"))
     #expect(screen()[2].split(separator: " ").prefix(4) == ["Todo", "(0)", "Doing", "(1)"])
     try #require(session.travel).jump(to: 1)
     #expect(screen()[2].split(separator: " ") == ["Todo", "(1)", "Doing", "(0)", "Done", "(0)"])

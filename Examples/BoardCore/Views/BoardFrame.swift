@@ -48,8 +48,17 @@ enum BoardFrame {
     }
     body = Array(body.prefix(bodyHeight))
     body += Array(repeating: ScreenLine(), count: bodyHeight - body.count)
-    let header = ScreenLine(" ReduxKit board · \(title)", style: .bold).padded(
-      toWidth: width, style: .inverse)
+    var header = ScreenLine(" ReduxKit board · \(title)", style: .bold)
+    // NB: the DevTools page's address stays in view (the status line changes with every key).
+    if let page = session.devToolsPage,
+      header.displayWidth + DisplayWidth.columns(of: page) + 4 <= width
+    {
+      header.append(
+        String(
+          repeating: " ", count: width - header.displayWidth - DisplayWidth.columns(of: page) - 1))
+      header.append(page + " ")
+    }
+    header = header.padded(toWidth: width, style: .inverse)
     let status = StatusLine.line(root: root, screen: screen, session: session, width: width)
     let footer = ScreenLine(" " + keys, style: .dim)
     return ScreenFrame(
