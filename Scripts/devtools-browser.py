@@ -9,7 +9,13 @@ dispatched later appears live; "jump" changes the live app's state (the demo pri
 and "resume" brings the present back; a request without the token is refused. Each check waits
 for what a person would see (up to 20 s). A screenshot of the page is saved.
 
+With --board, the same page over the board app instead (`board --lines --devtools`, its
+commands typed on standard input): the timeline shows the board's actions, a move's diff says
+which column the card left, and "jump" shows a past board to the board's own `list` command
+until "resume".
+
 Usage: Scripts/devtools-browser.py DEMO_BINARY [SCREENSHOT.png]
+       Scripts/devtools-browser.py --board BOARD_BINARY [SCREENSHOT.png]
 Prints one line per check ("PASS …" / "FAIL …") and ends with "N passed, N failed".
 """
 
@@ -193,11 +199,102 @@ class Demo:
         self.process.wait(timeout=10)
 
 
+class Board:
+    """`board --lines --devtools`: commands on its standard input, replies on its output."""
+
+    def __init__(self, binary):
+        self.folder = tempfile.mkdtemp(prefix="devtools-board-")
+        self.process = subprocess.Popen(
+            [binary, "--lines", "--db", os.path.join(self.folder, "board.sqlite"),
+             "--devtools", "127.0.0.1:0", "--devtools-token", "e2e-token"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.replies = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        line = self.process.stderr.readline()
+        if not line.startswith("DevTools: "):
+            raise RuntimeError(f"board said {line!r} instead of the page's address")
+        self.url = line.split(" ", 1)[1].strip()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.replies.put(line.rstrip("\n"))
+
+    def run(self, command, until):
+        """Types `command` and returns its reply's lines, up to the one containing `until`."""
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        lines = []
+        deadline = time.time() + 20
+        while not lines or until not in lines[-1]:
+            lines.append(self.replies.get(timeout=max(deadline - time.time(), 0.1)))
+        return "\n".join(lines)
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=20)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def board_checks(binary, screenshot, check):
+    board = Board(binary)
+    board.run('add Todo "Write docs"', "(saved)")
+    board.run('add Todo "Fix the login bug"', "(saved)")
+    board.run("move 2 Doing", "(saved)")
+    browser = Browser()
+    try:
+        def timeline():
+            browser.call("Page.enable")
+            browser.call("Page.navigate", url=board.url)
+            browser.wait_for("document.querySelectorAll('#timeline tr').length >= 4", "the timeline's rows")
+            names = browser.evaluate(
+                "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.children[3].innerText + ' ' + r.children[4].innerText)")
+            if names[:4] != ["@start event", "addCard reduced", "addCard reduced", "moveCard reduced"]:
+                raise RuntimeError(f"rows {names}")
+
+        def diff():
+            browser.evaluate("document.querySelector('tr[data-index=\"3\"]').click()")
+            browser.wait_for("document.getElementById('diff').innerText.includes('columnID')", "the diff of #3")
+            text = browser.evaluate("document.getElementById('diff').innerText")
+            if "~ cards[id=2].columnID: 1 → 2" not in text:
+                raise RuntimeError(f"diff {text!r}")
+            timings = browser.evaluate("document.getElementById('timings').innerText")
+            if "reducer board" not in timings:
+                raise RuntimeError(f"timings {timings!r}")
+
+        def jump():
+            browser.evaluate("document.querySelector('tr[data-index=\"1\"]').click()")
+            browser.evaluate("document.getElementById('jump').click()")
+            browser.wait_for("document.getElementById('travel').innerText === 'paused at #1'", "paused at #1")
+            listed = board.run("list", "Done (")
+            if "Todo (1)" not in listed or "Fix the login bug" in listed:
+                raise RuntimeError(f"the board lists {listed!r}")
+            refused = board.run("add Todo lost", "error")
+            if "time travel" not in refused:
+                raise RuntimeError(f"a change while paused: {refused!r}")
+            browser.screenshot(screenshot)
+            browser.evaluate("document.getElementById('resume').click()")
+            browser.wait_for("document.getElementById('travel').innerText === 'live'", "live again")
+            listed = board.run("list", "Done (")
+            if "Doing (1)" not in listed or "#2 Fix the login bug" not in listed:
+                raise RuntimeError(f"the board lists {listed!r}")
+
+        check("the board's timeline shows its actions", timeline)
+        check("clicking the board's move shows which column the card left, and its reducer's time", diff)
+        check("jump shows the board a past board and refuses changes, resume the present", jump)
+    finally:
+        browser.close()
+        board.close()
+
+
 def main():
-    if len(sys.argv) < 2:
-        print(__doc__.strip().splitlines()[-3])
+    arguments = sys.argv[1:]
+    on_board = arguments[:1] == ["--board"]
+    arguments = arguments[1:] if on_board else arguments
+    if not arguments:
+        print("\n".join(__doc__.strip().splitlines()[-4:-1]))
         return 2
-    screenshot = sys.argv[2] if len(sys.argv) > 2 else os.path.join(tempfile.gettempdir(), "devtools-page.png")
+    screenshot = arguments[1] if len(arguments) > 1 else os.path.join(
+        tempfile.gettempdir(), "devtools-board.png" if on_board else "devtools-page.png")
     passed = failed = 0
 
     def check(name, body):
@@ -210,7 +307,13 @@ def main():
             print(f"FAIL {name}: {error}")
             failed += 1
 
-    demo = Demo(sys.argv[1])
+    if on_board:
+        board_checks(arguments[0], screenshot, check)
+        print(f"screenshot: {screenshot}")
+        print(f"{passed} passed, {failed} failed")
+        return 0 if failed == 0 else 1
+
+    demo = Demo(arguments[0])
     browser = Browser()
     try:
         rows = "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.innerText.split('\\t').join(' '))"

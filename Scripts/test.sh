@@ -57,34 +57,35 @@ run_tests "ReduxKit (root)" --package-path "$root"
 # SQLite, and three instances over one PostgreSQL database when the server is there.
 run_tests "Examples/BoardServer" --package-path "$root/Examples/BoardServer"
 
-# The board end to end in a real terminal (tmux), as a person uses it.
-echo "==> board: end to end through tmux"
-set +e
-Scripts/board-e2e.sh "$root/.build/debug/board" | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-passed=$((passed + $(grep -c '^PASS ' "$log" || true)))
-failed=$((failed + $(grep -c '^FAIL ' "$log" || true)))
-if [ "$status" -ne 0 ]; then
-  echo "==> board: end to end failed (exit $status)"
-  [ "$failed" -gt 0 ] || failed=1
-  finish 1
-fi
+# Runs a script that prints "PASS …" / "FAIL …" lines (a person's view: a terminal, a browser)
+# and counts them.
+run_script() {
+  local name=$1 status; shift
+  echo "==> $name"
+  set +e
+  "$@" | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  passed=$((passed + $(grep -c '^PASS ' "$log" || true)))
+  failed=$((failed + $(grep -c '^FAIL ' "$log" || true)))
+  if [ "$status" -ne 0 ]; then
+    echo "==> $name: failed (exit $status)"
+    [ "$failed" -gt 0 ] || failed=1
+    finish 1
+  fi
+}
 
-# The DevTools page in headless Chromium, as a person uses it (the demo app built with its
-# package above).
-echo "==> DevTools: the page in a browser"
-set +e
-python3 Scripts/devtools-browser.py "$root/Packages/DevToolsServer/.build/debug/reduxkit-devtools-demo" | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-passed=$((passed + $(grep -c '^PASS ' "$log" || true)))
-failed=$((failed + $(grep -c '^FAIL ' "$log" || true)))
-if [ "$status" -ne 0 ]; then
-  echo "==> DevTools: the page in a browser failed (exit $status)"
-  [ "$failed" -gt 0 ] || failed=1
-  finish 1
-fi
+# The board end to end in a real terminal (tmux), as a person uses it.
+run_script "board: end to end through tmux" Scripts/board-e2e.sh "$root/.build/debug/board" \
+  "$root/Examples/BoardServer/.build/debug/board-server" \
+  "$root/Packages/DevTools/.build/debug/reduxkit-inspect"
+
+# The DevTools page in headless Chromium, as a person uses it: over the demo app (built with
+# its package above), then over the board (`board --devtools`).
+run_script "DevTools: the page in a browser" python3 Scripts/devtools-browser.py \
+  "$root/Packages/DevToolsServer/.build/debug/reduxkit-devtools-demo"
+run_script "DevTools: the board's page in a browser" python3 Scripts/devtools-browser.py \
+  --board "$root/.build/debug/board"
 
 # The same suites under ThreadSanitizer and AddressSanitizer/LeakSanitizer (not counted twice:
 # a sanitizer's report, or a planted fault it misses, counts as one failure).

@@ -3,6 +3,8 @@ import ReduxKit
 /// Applies board actions to the state. Total: an action naming a card or column that does not
 /// exist changes nothing (the command layer checks ids first and tells the user).
 let boardReducer = AnyReducer<BoardState, BoardAction>(id: "board") { context in
+  // NB: completed, so that its timing reaches the log (and the DevTools page).
+  defer { context.complete() }
   let (state, action) = context.args
   switch action {
   case .addCard(let id, let columnID, let title, let now):
