@@ -52,7 +52,7 @@ struct BoardApp: AsyncParsableCommand {
       """
       Serve the ReduxKit DevTools page: every action, the board after each, time travel. \
       ADDRESS is optional: HOST:PORT, PORT or HOST (default: loopback, a free port); the \
-      page's address is printed (in full screen, on the status line).
+      page's address is printed (in full screen, in the header).
       """, valueName: "address"))
   var devTools: String?
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReduxKit
 import Testing
 
 #if canImport(Glibc)
@@ -119,5 +120,42 @@ import Testing
     #expect(result.out.contains("Full screen when standard input and output are a terminal"))
     #expect(result.out.contains("Line mode otherwise"))
     #expect(result.out.contains("move CARD COLUMN"))
+  }
+
+  @Test func devToolsRecordTheSessionAndServeThePageOnLoopback() throws {
+    let sessionPath = databasePath + ".jsonl"
+    // NB: `--devtools` without its address, followed by another option. The sanitizer runs
+    // build without the root package's DevToolsServer trait: the page is not there.
+    #if DevToolsServer
+      let devTools = ["--devtools"]
+    #else
+      let devTools: [String] = []
+    #endif
+    let result = try run(
+      ["--db", databasePath] + devTools + ["--lines", "--record", sessionPath],
+      input: "add Todo Recorded\nmove 1 Done\n")
+    #expect(result.status == 0)
+    #expect(result.err.contains("DevTools: http://127.0.0.1:") == !devTools.isEmpty)
+    let session = try DevToolsSession(contentsOf: URL(fileURLWithPath: sessionPath))
+    #expect(session.header.app == "board")
+    #expect(session.records.map(\.name) == ["@start", "addCard", "moveCard"])
+    #expect(session.records.last?.outcome == .reduced)
+  }
+
+  @Test func badDevToolsOptionsAreRefusedInWords() throws {
+    let cases: [([String], String)] = [
+      (["--devtools", "127.0.0.1:70000"], "--devtools takes HOST:PORT, PORT or HOST"),
+      (["--server", "http://127.0.0.1:1", "--record", "x.jsonl"], "not with --server"),
+      (["--devtools-token", "secret"], "--devtools-token goes with --devtools"),
+    ]
+    for (arguments, message) in cases {
+      let result = try run(["--db", databasePath, "--lines"] + arguments, input: "")
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.err.contains(message), "\(arguments): \(result.err)")
+    }
+    let unwritable = try run(
+      ["--db", databasePath, "--lines", "--record", "/nonexistent/folder/s.jsonl"], input: "")
+    #expect(unwritable.status == 2)
+    #expect(unwritable.err.contains("cannot write the session file /nonexistent/folder/s.jsonl"))
   }
 }
