@@ -235,6 +235,26 @@ class Board:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+# Picks, as a person would in the file dialog, the session the page exports.
+IMPORT_EXPORTED = """(async () => {
+  const text = await (await fetch(api("/api/export"))).text();
+  const files = new DataTransfer();
+  files.items.add(new File([text], "NAME"));
+  $("file").files = files.files;
+  $("file").dispatchEvent(new Event("change"));
+  return true;
+})()"""
+
+# Picks a malformed session file: its second line is not a record.
+IMPORT_MALFORMED = """(() => {
+  const files = new DataTransfer();
+  files.items.add(new File(['{"app":"notes","format":"reduxkit-devtools","version":1}\\nnot json\\n'], "bad.jsonl"));
+  $("file").files = files.files;
+  $("file").dispatchEvent(new Event("change"));
+  return true;
+})()"""
+
+
 def board_checks(binary, screenshot, check):
     board = Board(binary)
     board.run('add Todo "Write docs"', "(saved)")
@@ -278,9 +298,24 @@ def board_checks(binary, screenshot, check):
             if "Doing (1)" not in listed or "#2 Fix the login bug" not in listed:
                 raise RuntimeError(f"the board lists {listed!r}")
 
+        def export_import():
+            # The session exported from the page, imported back as a file a person picks.
+            browser.evaluate(IMPORT_EXPORTED.replace("NAME", "board.jsonl"))
+            browser.wait_for("document.getElementById('travel').innerText === 'imported board.jsonl: 4 records'",
+                             "the imported session")
+            if not browser.evaluate("document.getElementById('jump').disabled"):
+                raise RuntimeError("the time travel controls are on for an imported session")
+            browser.evaluate("document.querySelector('tr[data-index=\"3\"]').click()")
+            browser.wait_for("document.getElementById('diff').innerText.includes('~ cards[id=2].columnID: 1 → 2')",
+                             "the imported move's diff")
+            browser.screenshot(screenshot.replace(".png", "-imported.png"))
+            browser.evaluate("document.getElementById('live').click()")
+            browser.wait_for("document.getElementById('travel').innerText === 'live'", "live again")
+
         check("the board's timeline shows its actions", timeline)
         check("clicking the board's move shows which column the card left, and its reducer's time", diff)
         check("jump shows the board a past board and refuses changes, resume the present", jump)
+        check("the board's exported session imports back and shows its diffs", export_import)
     finally:
         browser.close()
         board.close()
@@ -371,6 +406,13 @@ def main():
             browser.evaluate("const f = document.getElementById('filter'); f.value = 'edit'; f.dispatchEvent(new Event('input'))")
             browser.wait_for("document.querySelectorAll('#timeline tr').length === 1", "one row for 'edit'")
 
+        def malformed():
+            browser.evaluate(IMPORT_MALFORMED)
+            browser.wait_for("document.getElementById('error').innerText.includes('bad.jsonl: line 2')",
+                             "the malformed file's line")
+            if browser.evaluate("document.getElementById('travel').innerText") != "live":
+                raise RuntimeError("a malformed import replaced the live timeline")
+
         def token():
             base = demo.url.split("?")[0]
             try:
@@ -385,6 +427,7 @@ def main():
         check("an action dispatched later appears live", live)
         check("jump changes the live app's state, resume brings the present back", jump)
         check("the filter keeps the matching rows", filter_)
+        check("a malformed session file is refused with its line, the live timeline kept", malformed)
         check("a request without the token is refused", token)
     finally:
         browser.close()

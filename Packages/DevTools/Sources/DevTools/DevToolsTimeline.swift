@@ -21,11 +21,27 @@ extension DevToolsTimeline {
   /// - Returns: The diff, or `nil` when the record or a state to compare with is not kept.
   /// - Complexity: O(*n*) in the records kept, plus the size of the two states.
   public func diff(at index: Int) -> StateDiff? {
-    let records = records()
+    StateDiff(ofRecord: index, in: records())
+  }
+}
+
+extension DevToolsSession {
+  /// What record `index` changed in the state: from the last state recorded before it.
+  ///
+  /// - Returns: The diff, or `nil` when the session lacks the record or a state to compare.
+  public func diff(at index: Int) -> StateDiff? {
+    StateDiff(ofRecord: index, in: records)
+  }
+}
+
+extension StateDiff {
+  /// What record `index` of `records` (in index order) changed: from the last state recorded
+  /// before it to its own.
+  init?(ofRecord index: Int, in records: [DevToolsRecord]) {
     guard let record = records.first(where: { $0.index == index }), let after = record.state,
       let before = records.last(where: { $0.index < index && $0.state != nil })?.state
     else { return nil }
-    return StateDiff(from: before, to: after)
+    self.init(from: before, to: after)
   }
 }
 

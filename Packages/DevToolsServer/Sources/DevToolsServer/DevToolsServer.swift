@@ -2,6 +2,7 @@ public import DevTools
 public import Foundation
 public import Hummingbird
 public import Logging
+import Synchronization
 
 /// A local web page over a recording: the action timeline (filtered and searched as you type),
 /// the state after each action and what it changed, its timing, and the time travel controls
@@ -39,6 +40,7 @@ public struct DevToolsServer: Sendable {
   public let configuration: Configuration
   private let timeline: any DevToolsTimeline
   private let travel: (any DevToolsTravelControl)?
+  private let imported = ImportedSession()
   private let logger: Logger
 
   /// - Parameters:
@@ -100,15 +102,46 @@ public struct DevToolsServer: Sendable {
     }
     router.get("api/diff") { request, _ in
       let index = try Self.index(request, "index")
-      guard let diff = timeline.diff(at: index) else {
+      // NB: `imported=1`: a record of the session the page imported, not of the live app.
+      let diff =
+        if request.uri.queryParameters.get("imported") == "1" {
+          imported.session.withLock { $0?.diff(at: index) }
+        } else {
+          timeline.diff(at: index)
+        }
+      guard let diff else {
         throw HTTPError(.notFound, message: "no state kept for #\(index) or before it")
       }
       return try Self.json(diff.changes)
     }
+    router.post("api/import") { request, _ in
+      let body: ByteBuffer
+      do {
+        body = try await request.body.collect(upTo: Self.importLimit)
+      } catch {
+        throw HTTPError(
+          .contentTooLarge,
+          message: "a session to import holds at most \(Self.importLimit >> 20) MB")
+      }
+      let name = request.uri.queryParameters.get("name") ?? "the imported file"
+      let session: DevToolsSession
+      do {
+        session = try DevToolsSession(data: Data(body.readableBytesView), path: name)
+      } catch {
+        // NB: the line number and what is wrong with it, for the page to show.
+        throw HTTPError(.badRequest, message: "\(name): \(error)")
+      }
+      imported.session.withLock { $0 = session }
+      return try Self.json(
+        Timeline(
+          app: session.header.app, records: session.records,
+          travel: await TravelState(nil)))
+    }
     router.get("api/export") { _, _ in
       var lines = try JSONEncoder().encode(DevToolsSessionHeader(app: timeline.app))
       lines.append(0x0A)
-      for record in timeline.records() where record.index > 0 {
+      // NB: record 0 too: the state a replay of the file starts from.
+      for record in timeline.records() {
         lines.append(try JSONEncoder().encode(record))
         lines.append(0x0A)
       }
@@ -214,6 +247,9 @@ public struct DevToolsServer: Sendable {
       body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
   }
 
+  /// The largest session the page may import.
+  static let importLimit = 64 << 20
+
   /// The page, read once from the package's resources.
   static let page: [UInt8] = {
     guard let url = Bundle.module.url(forResource: "devtools", withExtension: "html"),
@@ -223,6 +259,12 @@ public struct DevToolsServer: Sendable {
     }
     return Array(data)
   }()
+}
+
+/// The session file the page imported last, shown instead of the live recording until the page
+/// goes back to it.
+final class ImportedSession: Sendable {
+  let session = Mutex<DevToolsSession?>(nil)
 }
 
 /// Refuses a request without the server's token (401), when it has one.

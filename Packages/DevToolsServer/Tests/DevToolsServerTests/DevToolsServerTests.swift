@@ -72,7 +72,45 @@ import Testing
 
       let export = try await client.execute(uri: "/api/export", method: .get)
       let session = try DevToolsSession(data: Data(export.body.readableBytesView))
-      #expect(session.records.map(\.index) == [1, 2, 3])
+      #expect(session.records.map(\.index) == [0, 1, 2, 3])
+    }
+  }
+
+  @Test func anImportedSessionIsShownAndDiffedAndAMalformedOneIsRefusedWithItsLine()
+    async throws
+  {
+    let (_, server) = try await recorded()
+    let app = Application(router: server.router())
+    let header = #"{"app":"old counter","format":"reduxkit-devtools","version":1}"#
+    let records = [
+      #"{"index":0,"kind":"action","name":"@start","outcome":"event","source":"recorder","time":0,"state":10}"#,
+      #"{"index":1,"kind":"action","name":"add","outcome":"reduced","source":"caller","time":1,"state":15}"#,
+    ]
+    try await app.test(.router) { client in
+      let imported = try await client.execute(
+        uri: "/api/import?name=old.jsonl", method: .post,
+        body: ByteBuffer(string: ([header] + records).joined(separator: "\n") + "\n"))
+      #expect(imported.status == .ok)
+      let timeline = try JSONDecoder().decode(
+        Timeline.self, from: Data(imported.body.readableBytesView))
+      #expect(timeline.app == "old counter")
+      #expect(timeline.records.map(\.index) == [0, 1])
+
+      let diff = try await client.execute(uri: "/api/diff?index=1&imported=1", method: .get)
+      let changes = try JSONDecoder().decode(
+        [StateDiff.Change].self, from: Data(diff.body.readableBytesView))
+      #expect(changes.map(\.description) == ["~ .: 10 → 15"])
+      // The live recording is still there, and its own diff.
+      let live = try await client.execute(uri: "/api/diff?index=1", method: .get)
+      let liveChanges = try JSONDecoder().decode(
+        [StateDiff.Change].self, from: Data(live.body.readableBytesView))
+      #expect(liveChanges.map(\.description) == ["~ .: 0 → 1"])
+
+      let malformed = try await client.execute(
+        uri: "/api/import?name=bad.jsonl", method: .post,
+        body: ByteBuffer(string: header + "\n" + records[0] + "\nnot json\n"))
+      #expect(malformed.status == .badRequest)
+      #expect(String(buffer: malformed.body).contains("bad.jsonl: line 3 is not a record"))
     }
   }
 
