@@ -147,6 +147,14 @@ class Browser:
             time.sleep(0.05)
         raise RuntimeError(f"not within 20 s: {what} (last value {value!r})")
 
+    def open_timeline(self, url, count):
+        """Opens the page at `url`, waits for `count` rows, returns each row's "name outcome"."""
+        self.call("Page.enable")
+        self.call("Page.navigate", url=url)
+        self.wait_for(f"document.querySelectorAll('#timeline tr').length >= {count}", "the timeline's rows")
+        return self.evaluate(
+            "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.children[3].innerText + ' ' + r.children[4].innerText)")
+
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png")["data"]
         with open(path, "wb") as file:
@@ -263,11 +271,7 @@ def board_checks(binary, screenshot, check):
     browser = Browser()
     try:
         def timeline():
-            browser.call("Page.enable")
-            browser.call("Page.navigate", url=board.url)
-            browser.wait_for("document.querySelectorAll('#timeline tr').length >= 4", "the timeline's rows")
-            names = browser.evaluate(
-                "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.children[3].innerText + ' ' + r.children[4].innerText)")
+            names = browser.open_timeline(board.url, 4)
             if names[:4] != ["@start event", "addCard reduced", "addCard reduced", "moveCard reduced"]:
                 raise RuntimeError(f"rows {names}")
 
@@ -351,14 +355,8 @@ def main():
     demo = Demo(arguments[0])
     browser = Browser()
     try:
-        rows = "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.innerText.split('\\t').join(' '))"
-
         def timeline():
-            browser.call("Page.enable")
-            browser.call("Page.navigate", url=demo.url)
-            browser.wait_for("document.querySelectorAll('#timeline tr').length >= 12", "the timeline's rows")
-            names = browser.evaluate(
-                "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.children[3].innerText + ' ' + r.children[4].innerText)")
+            names = browser.open_timeline(demo.url, 12)
             expected = ["@start event", "add reduced", "add reduced", "add reduced", "edit reduced",
                         "delete reduced", "add stopped (refuseEmpty)", "fetch event", "fetched event",
                         "hit event", "invalidated event", 'set("report") event']
