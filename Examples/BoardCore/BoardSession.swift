@@ -226,6 +226,9 @@ package final class BoardSession {
     if case .server = storage { true } else { false }
   }
 
+  /// Whether undo and redo are offered: not on a server, which keeps no history.
+  var canUndo: Bool { !isOnServer }
+
   /// Dispatches a change and waits until it is saved: "saved" is a promise that a crash
   /// (even `kill -9`) keeps. On a server, sends it (shown at once) and waits for its answer.
   private func change(_ waitsForSave: Bool, _ action: BoardAction, _ done: String) async throws

@@ -3,6 +3,7 @@ import Logging
 import ReduxCoreTesting
 import ReduxKit
 import Synchronization
+import TerminalIO
 import Testing
 
 @testable import BoardCore
@@ -46,6 +47,11 @@ import Testing
     #expect(try await run(session, "delete 1").text == #"deleted #1 "Write" (saved)"#)
     #expect(await server.titles == ["Review"])
     #expect(try await run(session, "undo").text.contains("not available with --server"))
+    let navigation = BoardNavigation(session: session, logger: logger)
+    let keys = FullScreenMode.frame(
+      of: navigation, session: session, size: TerminalSize(columns: 100, rows: 10)
+    ).lines.last?.text
+    #expect(keys?.contains("/ search  ? help") == true)  // no undo offered
     try await session.shutdown()
   }
 

@@ -25,8 +25,9 @@ enum BoardFrame {
     case .board(let board):
       title = "Board"
       body = BoardBody.lines(board.state, on: session.board, width: width, height: bodyHeight)
-      keys =
-        "←↓↑→ select  n new  ⏎ open  e edit  m move  d delete  / search  u undo  r redo  ? help  q quit"
+      // NB: a server keeps no history: no undo to offer.
+      let undo = session.canUndo ? "  u undo  r redo" : ""
+      keys = "←↓↑→ select  n new  ⏎ open  e edit  m move  d delete  / search\(undo)  ? help  q quit"
     case .detail(let detail):
       title = "Card #\(detail.state.cardID)"
       body = CardBody.detail(detail.state, on: session.board)
