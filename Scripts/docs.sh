@@ -98,6 +98,7 @@ for module in "${order[@]}"; do
   [ -z "${dumped[$package]:-}" ] || continue
   dumped[$package]=1
   echo "==> ${package/#./the root package}: symbol graphs"
+  start=$SECONDS
   if ! dump_symbol_graphs "$package"; then
     # NB: dump-symbol-graph builds the library targets only, but also extracts the test modules,
     # and fails when those were never built (a fresh tree): build as test.sh does, then retry.
@@ -122,6 +123,7 @@ for module in "${order[@]}"; do
   fi
   mkdir -p "$work/graphs/$package"
   cp "$graphs"/*.symbols.json "$work/graphs/$package/"
+  echo "    ($((SECONDS - start)) s)"
 done
 
 # 2. Per module: doc-comment coverage, then the DocC archive, warnings as errors.

@@ -26,19 +26,20 @@ finish() {
 }
 
 run_tests() {
-  local name=$1; shift
+  local name=$1 start=$SECONDS; shift
   echo "==> $name: build"
   if ! swift build "$@" --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 40; then
     echo "==> $name: build failed"
     failed=$((failed + 1))
     finish 1
   fi
-  echo "==> $name: test"
+  echo "==> $name: test (built in $((SECONDS - start)) s)"
   set +e
   swift test "$@" --skip-build 2>&1 | tee "$log" | grep -E '(✘|Test run with|error:|Fatal)' 
   local status=${PIPESTATUS[0]}
   set -e
   count
+  echo "==> $name: $((SECONDS - start)) s in all"
   if [ "$status" -ne 0 ]; then
     echo "==> $name: tests failed (exit $status)"
     [ "$failed" -gt 0 ] || failed=1
@@ -60,7 +61,7 @@ run_tests "Examples/BoardServer" --package-path "$root/Examples/BoardServer"
 # Runs a script that prints "PASS …" / "FAIL …" lines (a person's view: a terminal, a browser)
 # and counts them.
 run_script() {
-  local name=$1 status; shift
+  local name=$1 status start=$SECONDS; shift
   echo "==> $name"
   set +e
   "$@" | tee "$log"
@@ -68,6 +69,7 @@ run_script() {
   set -e
   passed=$((passed + $(grep -c '^PASS ' "$log" || true)))
   failed=$((failed + $(grep -c '^FAIL ' "$log" || true)))
+  echo "==> $name: $((SECONDS - start)) s"
   if [ "$status" -ne 0 ]; then
     echo "==> $name: failed (exit $status)"
     [ "$failed" -gt 0 ] || failed=1
