@@ -17,6 +17,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 started=$SECONDS
+# The build folder every package shares (Scripts/test.sh says why).
+scratch=${REDUXKIT_SCRATCH:-$root/.build-shared}
 
 # Every documented module, each after the modules it depends on: "Module package dependencies...".
 table=(
@@ -87,7 +89,7 @@ problems=0
 # 1. Symbol graphs, one dump per package (a dump writes every module of the package). Its build
 # has test.sh's flags, so after test.sh it has nothing to do.
 dump_symbol_graphs() {
-  swift package --package-path "$1" -Xswiftc -warnings-as-errors \
+  swift package --package-path "$1" --scratch-path "$scratch" -Xswiftc -warnings-as-errors \
     dump-symbol-graph --emit-extension-block-symbols >"$log" 2>&1
 }
 declare -A dumped
@@ -103,8 +105,8 @@ for module in "${order[@]}"; do
     # NB: dump-symbol-graph builds the library targets only, but also extracts the test modules,
     # and fails when those were never built (a fresh tree): build as test.sh does, then retry.
     echo "==> ${package/#./the root package}: build with tests first"
-    if ! swift build --package-path "$package" --build-tests -Xswiftc -warnings-as-errors \
-      >"$log" 2>&1; then
+    if ! swift build --package-path "$package" --scratch-path "$scratch" --build-tests \
+      -Xswiftc -warnings-as-errors >"$log" 2>&1; then
       tail -n 40 "$log"
       echo "docs: building $package failed"
       exit 1

@@ -9,7 +9,7 @@
 #
 # Usage: Scripts/sanitize.sh [thread] [address]     (both when none is named)
 #
-# Each package builds into its own .build-tsan or .build-asan folder. XCTest is disabled: the
+# The packages build into one .build-shared-tsan or .build-shared-asan folder. XCTest is disabled: the
 # suites are Swift Testing (check.sh rejects `import XCTest`), and XCTest's empty run leaks 368
 # bytes of its own, which would otherwise need a suppression. The tests set REDUXKIT_SANITIZER,
 # which the crash-kill test reads to skip itself. Results are not counted here (Scripts/test.sh
@@ -73,8 +73,9 @@ options() {
   esac
 }
 
+# One build folder per sanitizer, shared by every package (Scripts/test.sh says why).
 scratch() {
-  case $1 in thread) echo "$2/.build-tsan" ;; address) echo "$2/.build-asan" ;; esac
+  case $1 in thread) echo "$root/.build-shared-tsan" ;; address) echo "$root/.build-shared-asan" ;; esac
 }
 
 # Builds and runs `package`'s tests under `sanitizer`; fails on a failed test or any report.

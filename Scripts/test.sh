@@ -6,6 +6,11 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 root=$(pwd)
+# One build folder for every package: the packages share ReduxCore, swift-log, SwiftNIO and
+# more, which each package's own .build compiled again (SwiftNIO four times). Target names are
+# unique across the packages, so their products sit side by side. Scripts/docs.sh builds here
+# too, with the same flags, so that this script finds everything built.
+scratch=${REDUXKIT_SCRATCH:-$root/.build-shared}
 passed=0
 failed=0
 log=$(mktemp)
@@ -28,14 +33,16 @@ finish() {
 run_tests() {
   local name=$1 start=$SECONDS; shift
   echo "==> $name: build"
-  if ! swift build "$@" --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 40; then
+  if ! swift build "$@" --scratch-path "$scratch" --build-tests -Xswiftc -warnings-as-errors \
+    2>&1 | tail -n 40; then
     echo "==> $name: build failed"
     failed=$((failed + 1))
     finish 1
   fi
   echo "==> $name: test (built in $((SECONDS - start)) s)"
   set +e
-  swift test "$@" --skip-build 2>&1 | tee "$log" | grep -E '(✘|Test run with|error:|Fatal)' 
+  swift test "$@" --scratch-path "$scratch" --skip-build 2>&1 | tee "$log" \
+    | grep -E '(✘|Test run with|error:|Fatal)' 
   local status=${PIPESTATUS[0]}
   set -e
   count
@@ -78,16 +85,15 @@ run_script() {
 }
 
 # The board end to end in a real terminal (tmux), as a person uses it.
-run_script "board: end to end through tmux" Scripts/board-e2e.sh "$root/.build/debug/board" \
-  "$root/Examples/BoardServer/.build/debug/board-server" \
-  "$root/Packages/DevTools/.build/debug/reduxkit-inspect"
+run_script "board: end to end through tmux" Scripts/board-e2e.sh "$scratch/debug/board" \
+  "$scratch/debug/board-server" "$scratch/debug/reduxkit-inspect"
 
 # The DevTools page in headless Chromium, as a person uses it: over the demo app (built with
 # its package above), then over the board (`board --devtools`).
 run_script "DevTools: the page in a browser" python3 Scripts/devtools-browser.py \
-  "$root/Packages/DevToolsServer/.build/debug/reduxkit-devtools-demo"
+  "$scratch/debug/reduxkit-devtools-demo"
 run_script "DevTools: the board's page in a browser" python3 Scripts/devtools-browser.py \
-  --board "$root/.build/debug/board"
+  --board "$scratch/debug/board"
 
 # The same suites under ThreadSanitizer and AddressSanitizer/LeakSanitizer (not counted twice:
 # a sanitizer's report, or a planted fault it misses, counts as one failure).
