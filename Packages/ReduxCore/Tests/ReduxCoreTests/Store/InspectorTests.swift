@@ -95,12 +95,13 @@ struct InspectorTests {
     await store.dispatchWithResult(.add("a"))
     let earlier = store.items
     await store.dispatchWithResult(.add("b"))
-    let changes = store.changes(of: \.items)
+    // NB: subscribed (its first value read) before the restore: a stream that starts observing
+    // on its first read would otherwise begin at the restored value, and wait for another.
+    var seen = store.changes(of: \.items).makeAsyncIterator()
+    #expect(await seen.next() == ["a", "b"])  // the value when subscribed…
     store.pause()
     store.restoreWhilePaused(earlier)
     #expect(store.items == ["a"])
-    var seen = changes.makeAsyncIterator()
-    #expect(await seen.next() == ["a", "b"])  // the value when subscribed…
     #expect(await seen.next() == ["a"])  // …then the restored one, for every observer
     store.resume()
     #expect(await store.dispatchWithResult(.add("c")).items == ["a", "c"])
