@@ -259,7 +259,20 @@ public final class DevToolsRecorder<
 
   /// The record of `entry`, timed from `origin` (when the recording started).
   private static func record(of entry: RecorderEntry, since origin: Duration) -> DevToolsRecord? {
-    let payload = entry.payload ?? entry.action.flatMap { try? JSONValue(encoding: $0) }
+    // NB: an action or state that does not encode is said in the record's detail: a replay
+    // then knows why it has nothing to compare, instead of finding a record without them.
+    var problems: [String] = []
+    func encoded(_ value: (any Encodable)?, _ what: String) -> JSONValue? {
+      guard let value else { return nil }
+      do {
+        return try JSONValue(encoding: value)
+      } catch {
+        problems.append("\(what) not recorded: \(error)")
+        return nil
+      }
+    }
+    let payload = entry.payload ?? encoded(entry.action, "action")
+    let state = encoded(entry.snapshot, "state")
     let source =
       switch entry.source {
       case .store(let source): "\(source)"
@@ -274,12 +287,14 @@ public final class DevToolsRecorder<
         (.failed, "\(error) (from \(origin)\(handledBy.map { ", handled by \($0)" } ?? ""))")
       case .refused(let reason)?: (.refused, "\(reason)")
       }
+    let details = [detail].compactMap { $0 } + problems
     return DevToolsRecord(
       index: entry.index, kind: entry.kind, name: entry.name ?? entry.action?.id ?? "?",
-      payload: payload, source: source, outcome: outcome, detail: detail,
+      payload: payload, source: source, outcome: outcome,
+      detail: details.isEmpty ? nil : details.joined(separator: "; "),
       time: max(entry.time - origin, .zero) / .seconds(1),
       duration: entry.duration.map { $0 / .seconds(1) },
-      state: entry.snapshot.flatMap { try? JSONValue(encoding: $0) },
+      state: state,
       timings: entry.timings.isEmpty
         ? nil
         : Dictionary(entry.timings.map { ($0.0, $0.1 / .seconds(1)) }, uniquingKeysWith: +))

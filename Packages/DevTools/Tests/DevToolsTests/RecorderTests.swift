@@ -136,4 +136,29 @@ import Testing
         data: Data(#"{"app":"x","format":"reduxkit-devtools","version":9}"#.utf8 + [0x0A]))
     }
   }
+
+  /// A state projection whose encoding fails (a NaN, say).
+  struct Unencodable: Codable, Sendable {
+    struct Refused: Error, CustomStringConvertible {
+      var description: String { "NaN is not JSON" }
+    }
+    func encode(to encoder: any Encoder) throws { throw Refused() }
+    init() {}
+    init(from decoder: any Decoder) throws {}
+  }
+
+  @Test func aStateThatDoesNotEncodeIsSaidInTheRecordNotDroppedInSilence() async throws {
+    let recorder = DevToolsRecorder<NotesState, NotesAction, Unencodable>(
+      app: "notes", clock: ManualClock()
+    ) { _ in Unencodable() }
+    let store = NotesStore(
+      initialState: NotesState(), reducers: [notesReducer()], inspector: recorder)
+    recorder.start(from: store)
+    await store.dispatchWithResult(.add(id: 1, text: "note"))
+    let record = try #require(recorder.records().last)
+    #expect(record.outcome == .reduced)
+    #expect(record.state == nil)
+    #expect(record.payload != nil)
+    #expect(record.detail == "state not recorded: NaN is not JSON")
+  }
 }
