@@ -449,22 +449,29 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     }
   }
 
-  /// The start of a timing, or `.zero` (no clock read) when nobody listens to logs.
+  /// The start of a timing in nanoseconds since ``timingEpoch``, or 0 (no clock read) when
+  /// nobody listens to logs.
   ///
-  /// NB: a `Duration` since the worker's creation rather than a `ContinuousClock.Instant`: the
-  /// instant is a resilient type, which would make every context non-fixed-layout and destroy
-  /// it through value witnesses on every action, logged or not. Not optional either: contexts
-  /// holding an optional were copied and destroyed through value witnesses in the closures of
-  /// another module.
+  /// NB: an integer rather than a `ContinuousClock.Instant` or a `Duration`: the instant is a
+  /// resilient type (every context holding one was destroyed through value witnesses), and
+  /// `Duration.zero` is a call into the standard library for each of the six contexts of an
+  /// action. The clock is read out of line, so the stages' code does not reserve room for a
+  /// resilient `Instant` (a metadata lookup on every call) when there is no `onLog`.
   @inlinable
-  func now() -> Duration {
-    onLog == nil ? .zero : timingEpoch.duration(to: .now)
+  func now() -> Int64 {
+    onLog == nil ? 0 : Self.nanosecondsSinceEpoch()
+  }
+
+  @usableFromInline @inline(never)
+  nonisolated static func nanosecondsSinceEpoch() -> Int64 {
+    let elapsed = timingEpoch.duration(to: .now).components
+    return elapsed.seconds &* 1_000_000_000 &+ elapsed.attoseconds / 1_000_000_000
   }
 
   /// The time since `start`, a value of ``now()``.
-  @inlinable
-  func elapsed(since start: Duration) -> Duration {
-    timingEpoch.duration(to: .now) - start
+  @usableFromInline
+  nonisolated func elapsed(since start: Int64) -> Duration {
+    .nanoseconds(Self.nanosecondsSinceEpoch() - start)
   }
 
   // MARK: - Subscriptions

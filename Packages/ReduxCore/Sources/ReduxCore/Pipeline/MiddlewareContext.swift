@@ -44,13 +44,14 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   public let action: Action
   @usableFromInline let frame: DispatchFrame
   @usableFromInline let index: Int
-  /// When the stage started, since the timings' epoch (`.zero` when the store has no `onLog`).
-  @usableFromInline let start: Duration
+  /// When the stage started, in nanoseconds since the timings' epoch (0 when the store has no
+  /// `onLog`).
+  @usableFromInline let start: Int64
 
   @usableFromInline
   init(
     action: Action, frame: DispatchFrame, index: Int,
-    start: Duration
+    start: Int64
   ) {
     self.action = action
     self.frame = frame
@@ -162,7 +163,15 @@ public struct MiddlewareContext<State: ReduxState, Action: ReduxAction>: Sendabl
   /// - Parameter result: What the log reports: whether the middleware succeeded, or its error.
   @inlinable
   @MainActor public func complete(_ result: Result<Bool, any Error> = .success(true)) {
-    guard worker.onLog != nil, frame.consume(2 * index + 1) else { return }
+    guard worker.onLog != nil else { return }
+    logCompletion(result)
+  }
+
+  /// NB: out of line, so that a `complete()` without `onLog` is one check in the middleware's
+  /// code, not the room and the metadata for the log entry it does not make.
+  @usableFromInline @inline(never)
+  @MainActor func logCompletion(_ result: Result<Bool, any Error>) {
+    guard frame.consume(2 * index + 1) else { return }
     worker.log(.middleware(middlewareID, action, worker.elapsed(since: start), result))
   }
 

@@ -7,12 +7,13 @@ public struct ReducerContext<State: ReduxState, Action: ReduxAction>: Sendable {
   public let action: Action
   @usableFromInline let frame: DispatchFrame
   @usableFromInline let index: Int
-  /// When the stage started, since the timings' epoch (`.zero` when the store has no `onLog`).
-  @usableFromInline let start: Duration
+  /// When the stage started, in nanoseconds since the timings' epoch (0 when the store has no
+  /// `onLog`).
+  @usableFromInline let start: Int64
 
   @usableFromInline
   init(
-    action: Action, frame: DispatchFrame, index: Int, start: Duration
+    action: Action, frame: DispatchFrame, index: Int, start: Int64
   ) {
     self.action = action
     self.frame = frame
@@ -33,7 +34,14 @@ public struct ReducerContext<State: ReduxState, Action: ReduxAction>: Sendable {
   /// - Parameter succeeded: Whether the reducer succeeded.
   @inlinable
   @MainActor public func complete(_ succeeded: Bool = true) {
-    guard worker.onLog != nil, frame.consume(worker.reducerFlagOffset + index) else { return }
+    guard worker.onLog != nil else { return }
+    logCompletion(succeeded)
+  }
+
+  /// NB: out of line, as ``MiddlewareContext``'s: without `onLog`, `complete()` is one check.
+  @usableFromInline @inline(never)
+  @MainActor func logCompletion(_ succeeded: Bool) {
+    guard frame.consume(worker.reducerFlagOffset + index) else { return }
     worker.log(.reducer(reducerID, action, worker.elapsed(since: start), succeeded))
   }
 

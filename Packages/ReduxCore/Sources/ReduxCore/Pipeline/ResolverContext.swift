@@ -17,13 +17,14 @@ public struct ResolverContext<State: ReduxState, Action: ReduxAction>: Sendable 
   public let origin: Origin
   @usableFromInline let frame: DispatchFrame
   @usableFromInline let index: Int
-  /// When the stage started, since the timings' epoch (`.zero` when the store has no `onLog`).
-  @usableFromInline let start: Duration
+  /// When the stage started, in nanoseconds since the timings' epoch (0 when the store has no
+  /// `onLog`).
+  @usableFromInline let start: Int64
 
   init(
     state: State.ReadOnly, action: Action, error: any Error, origin: Origin,
     frame: DispatchFrame, index: Int,
-    start: Duration
+    start: Int64
   ) {
     self.state = state
     self.action = action
