@@ -16,8 +16,6 @@ struct DevToolsAddress: Equatable {
   var host = Self.loopback
   var port = 0
 
-  var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
-
   /// - Throws: A `ValidationError` that says what an address looks like.
   init(_ text: String) throws {
     let invalid = ValidationError(
@@ -64,9 +62,10 @@ struct DevToolsAddress: Equatable {
   /// address but loopback.
   func serve(token: String?) throws -> BoardDevTools.Serve {
     #if DevToolsServer
-      let configuration = DevToolsServer.Configuration(
-        host: host, port: port,
-        token: token ?? (isLoopback ? nil : UUID().uuidString.lowercased()))
+      var configuration = DevToolsServer.Configuration(host: host, port: port, token: token)
+      if token == nil, !configuration.isLoopback {
+        configuration.token = UUID().uuidString.lowercased()
+      }
       return { recorder, travel, logger in
         let server = try DevToolsServer(
           timeline: recorder, travel: travel, configuration: configuration, logger: logger)

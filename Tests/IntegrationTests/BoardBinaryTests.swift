@@ -142,6 +142,24 @@ import Testing
     #expect(session.records.last?.outcome == .reduced)
   }
 
+  #if DevToolsServer
+    @Test func offLoopbackThePageRequiresATokenMadeUpOrGiven() throws {
+      let madeUp = try run(
+        ["--db", databasePath, "--lines", "--devtools", "0.0.0.0:0"], input: "list\n")
+      #expect(madeUp.status == 0, "\(madeUp.err)")
+      let token = try #require(madeUp.err.firstRange(of: "?token=")).upperBound
+      #expect(madeUp.err[token...].prefix(36).count == 36, "\(madeUp.err)")
+      let given = try run(
+        ["--db", databasePath, "--lines", "--devtools", "0.0.0.0:0", "--devtools-token", "s3cret"],
+        input: "list\n")
+      #expect(given.err.contains("?token=s3cret"), "\(given.err)")
+      let loopback = try run(
+        ["--db", databasePath, "--lines", "--devtools", "127.0.0.1:0"], input: "list\n")
+      #expect(loopback.err.contains("DevTools: http://127.0.0.1:"))
+      #expect(!loopback.err.contains("token="))
+    }
+  #endif
+
   @Test func badDevToolsOptionsAreRefusedInWords() throws {
     let cases: [([String], String)] = [
       (["--devtools", "127.0.0.1:70000"], "--devtools takes HOST:PORT, PORT or HOST"),

@@ -33,7 +33,8 @@ public struct DevToolsServer: Sendable {
       self.token = token
     }
 
-    var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+    /// Whether ``host`` is the loopback interface, where no token is required.
+    public var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
   }
 
   /// Where it listens, and who may ask.
