@@ -476,6 +476,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
 
   // MARK: - Subscriptions
 
+  @inlinable
   func subscribe<Value: Equatable & Sendable>(
     to select: @escaping (State.ReadOnly) -> Value
   ) -> AsyncStream<Value> {
@@ -486,7 +487,9 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
       return stream
     }
     let subscription = SelectionSubscription(readOnly: readOnly, select: select, continuation)
-    let key = subscriptions.add(subscription)
+    let key = ObjectIdentifier(subscription)
+    subscriptions.add(
+      key, .init(refresh: subscription.refresh, finish: subscription.finish))
     continuation.onTermination = { [weak subscriptions] _ in
       Task { @MainActor in subscriptions?.remove(key) }
     }

@@ -17,6 +17,7 @@ extension Store {
   /// - Returns: A stream that buffers only the newest value.
   /// - Complexity: O(1) plus one call of `select` now, and one after each batch of actions
   ///   whose reducers ran.
+  @inlinable
   public func changes<Value: Equatable & Sendable>(
     of select: @escaping (State.ReadOnly) -> Value
   ) -> AsyncStream<Value> {
