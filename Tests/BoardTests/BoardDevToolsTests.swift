@@ -121,6 +121,13 @@ import Testing
     let saved = try await database.load()
     #expect(saved.cards[2]?.tags == [])
     #expect(saved.cards.map(\.title) == ["Write docs", "Fix the login bug", "next"])
+    // Undo walks the recomputed timeline: the skipped tags never come back.
+    try await run("undo")  // the card just added
+    #expect(session.board.cards.map(\.title) == ["Write docs", "Fix the login bug"])
+    try await run("undo")  // #8, the redo of the move
+    try await run("undo")  // #6, the move into Review
+    #expect(session.board.cards[2]?.columnID == 1)
+    #expect(session.board.cards[2]?.tags == [])
   }
 
   @Test func theFullScreenShowsTheTravelledBoardAndSaysItIsPaused() async throws {

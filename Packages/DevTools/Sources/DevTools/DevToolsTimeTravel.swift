@@ -32,6 +32,9 @@ public final class DevToolsTimeTravel<
   @ObservationIgnored private let makeStore: @MainActor (Snapshot) -> Store<State, Action>
   /// The state to come back to: the live one when the travel began, or the recomputed one.
   @ObservationIgnored private var present: Snapshot?
+  /// The undo history of the recomputed state: the live one's holds states with the skipped
+  /// action in them, which an undo after ``resume()`` would bring back.
+  @ObservationIgnored private var presentHistory: UndoHistory<Snapshot>?
 
   /// - Parameters:
   ///   - store: The live store, whose inspector is `recorder`.
@@ -91,15 +94,18 @@ public final class DevToolsTimeTravel<
     if position == nil { store.pause() }
     store.restoreWhilePaused(recomputed)
     present = recomputed
+    presentHistory = replay.undoHistory
     position = recorder.nextIndex - 1
   }
 
-  /// Shows the present again (the recomputed one if an action was skipped) and runs the
-  /// actions held meanwhile.
+  /// Shows the present again (the recomputed one if an action was skipped, with the undo
+  /// history of the recomputation, so that an undo steps back through the timeline without
+  /// the skipped action) and runs the actions held meanwhile.
   public func resume() {
     guard store.isPaused else { return }
-    if let present { store.restoreWhilePaused(present) }
+    if let present { store.restoreWhilePaused(present, undoHistory: presentHistory) }
     present = nil
+    presentHistory = nil
     position = nil
     store.resume()
   }

@@ -130,11 +130,21 @@ extension Store where State: UndoableState {
   /// travel. As an undo does, it records the difference (an `EntityStore` restores through
   /// `restore(from:)`), so observers show it and persistence saves it with the next action.
   ///
-  /// - Parameter snapshot: A state's ``UndoableState/undoSnapshot``.
+  /// - Parameters:
+  ///   - snapshot: A state's ``UndoableState/undoSnapshot``.
+  ///   - undoHistory: The history to undo from afterwards, when the snapshot belongs to another
+  ///     timeline (a state recomputed without some action, whose history the recomputing store
+  ///     kept); `nil` keeps the state's own.
   /// - Precondition: The store is paused (``pause()``): no action runs meanwhile.
-  public func restoreWhilePaused(_ snapshot: State.UndoSnapshot) {
+  public func restoreWhilePaused(
+    _ snapshot: State.UndoSnapshot, undoHistory: UndoHistory<State.UndoSnapshot>? = nil
+  ) {
     precondition(worker.isPaused, "Store.restoreWhilePaused: pause() the store first")
     worker.state.restoreUndoSnapshot(snapshot)
+    if let undoHistory { worker.state.undoHistory = undoHistory }
     worker.subscriptions.stateMayHaveChanged()
   }
+
+  /// The history that undo and redo walk, as the reducers left it.
+  public var undoHistory: UndoHistory<State.UndoSnapshot> { worker.state.undoHistory }
 }

@@ -106,4 +106,23 @@ struct InspectorTests {
     store.resume()
     #expect(await store.dispatchWithResult(.add("c")).items == ["a", "c"])
   }
+
+  @Test func aRestoreFromAnotherTimelineBringsThatTimelinesUndoHistory() async {
+    let reducers: [AnyReducer<UndoListState, UndoListAction>] = [
+      .undoHistory { $0.undoIntent }, undoListReducer,
+    ]
+    let store = UndoListStore(initialState: UndoListState(), reducers: reducers)
+    for item in ["a", "b", "c"] { await store.dispatchWithResult(.add(item)) }
+    // The same timeline without "b", recomputed in a store of its own.
+    let other = UndoListStore(initialState: UndoListState(), reducers: reducers)
+    for item in ["a", "c"] { await other.dispatchWithResult(.add(item)) }
+    store.pause()
+    store.restoreWhilePaused(other.items)
+    #expect(store.undoHistory.undoCount == 3)  // kept unless told
+    store.restoreWhilePaused(other.items, undoHistory: other.undoHistory)
+    #expect(store.undoHistory.undoCount == 2)
+    store.resume()
+    #expect(await store.dispatchWithResult(.undo).items == ["a"])  // "b" never comes back
+    #expect(await store.dispatchWithResult(.undo).items == [])
+  }
 }
