@@ -28,6 +28,7 @@ table=(
   "Persistence Packages/Persistence ReduxCore EntityTracking"
   "PersistenceSQLite Packages/Persistence ReduxCore EntityTracking Persistence"
   "PersistencePostgres Packages/PersistencePostgres ReduxCore EntityTracking Persistence"
+  "PersistencePostgresTesting Packages/PersistencePostgres"
   "QueryCache Packages/QueryCache ReduxCore"
   "EntityQueries Packages/QueryCache ReduxCore EntityTracking QueryCache"
   "FeatureKit Packages/FeatureKit ReduxCore"
@@ -42,8 +43,8 @@ table=(
 # return values) fail the run: every module. A module left out prints its findings without
 # failing, for a rewrite in progress.
 coverage_enforced=(
-  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite PersistencePostgres QueryCache
-  EntityQueries FeatureKit FeatureKitTesting DevTools DevToolsServer ReduxKit TerminalIO
+  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite PersistencePostgres
+  PersistencePostgresTesting QueryCache EntityQueries FeatureKit FeatureKitTesting DevTools DevToolsServer ReduxKit TerminalIO
 )
 
 # Known gaps in files that other changes are rewriting right now; each is documented there.

@@ -50,6 +50,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "PersistencePostgres", package: "PersistencePostgres"),
+        .product(name: "PersistencePostgresTesting", package: "PersistencePostgres"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -8,7 +8,10 @@ let package = Package(
   name: "PersistencePostgres",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
-    .library(name: "PersistencePostgres", targets: ["PersistencePostgres"])
+    .library(name: "PersistencePostgres", targets: ["PersistencePostgres"]),
+    // A fresh database per test on the server Scripts/postgres.sh starts, for this package's
+    // tests and for apps' tests against PostgreSQL.
+    .library(name: "PersistencePostgresTesting", targets: ["PersistencePostgresTesting"]),
   ],
   dependencies: [
     .package(path: "../Persistence"),
@@ -27,10 +30,18 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    .target(
+      name: "PersistencePostgresTesting",
+      dependencies: [
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .testTarget(
       name: "PersistencePostgresTests",
       dependencies: [
         "PersistencePostgres",
+        "PersistencePostgresTesting",
         .product(name: "Persistence", package: "Persistence"),
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "EntityTracking", package: "EntityTracking"),

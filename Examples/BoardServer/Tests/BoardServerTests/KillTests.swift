@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PersistencePostgresTesting
 import PostgresNIO
 import Synchronization
 import Testing
@@ -16,10 +17,10 @@ import Testing
 /// `board-server` processes killed with SIGKILL while clients keep them committing writes: no
 /// write a client saw acknowledged is lost, and the instance that stays converges on them.
 @MainActor
-@Suite(.enabled(if: TestServer.isAvailable, TestServer.skipReason), .serialized)
+@Suite(.enabled(if: TestServer.isAvailable, Comment(rawValue: TestServer.skipReason)), .serialized)
 struct KillTests {
   @Test func anInstanceKilledMidWriteLosesNothingItAcknowledged() async throws {
-    let url = try await TestServer.makeDatabase()
+    let url = try await TestServer.makeDatabase(prefix: "board")
     let survivor = try await ServerInstance(.postgres(url: url, instance: "survivor"))
     let columnID = try await survivor.app.test(.router) { client in
       try #require(

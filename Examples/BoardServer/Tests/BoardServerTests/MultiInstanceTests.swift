@@ -2,6 +2,7 @@ import BoardServerCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PersistencePostgresTesting
 import PostgresNIO
 import Testing
 
@@ -9,13 +10,13 @@ import Testing
 /// connections and change feed): concurrent writers lose no update silently, and every
 /// instance converges, also after its listening connection is killed.
 @MainActor
-@Suite(.enabled(if: TestServer.isAvailable, TestServer.skipReason), .serialized)
+@Suite(.enabled(if: TestServer.isAvailable, Comment(rawValue: TestServer.skipReason)), .serialized)
 struct MultiInstanceTests {
   /// Each writer increments a card's counter (its title) through its own instance, with the
   /// revision it read: a 412 is a conflict surfaced, so the final counter must equal the
   /// number of accepted writes. A lost update would leave it lower.
   @Test func concurrentWritersLoseNoUpdateAndEveryInstanceConverges() async throws {
-    let url = try await TestServer.makeDatabase()
+    let url = try await TestServer.makeDatabase(prefix: "board")
     var servers: [ServerInstance] = []
     for index in 0..<3 {
       servers.append(try await ServerInstance(.postgres(url: url, instance: "web-\(index)")))
@@ -82,7 +83,7 @@ struct MultiInstanceTests {
   }
 
   @Test func anInstanceWhoseListeningConnectionIsKilledStillConverges() async throws {
-    let url = try await TestServer.makeDatabase()
+    let url = try await TestServer.makeDatabase(prefix: "board")
     let first = try await ServerInstance(.postgres(url: url, instance: "web-0"))
     let second = try await ServerInstance(.postgres(url: url, instance: "web-1"))
     let columnID = try await first.app.test(.router) { client in

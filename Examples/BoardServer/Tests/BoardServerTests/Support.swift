@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PersistencePostgresTesting
 import PostgresNIO
 import Testing
 
@@ -46,46 +47,8 @@ extension TestClientProtocol {
 
 struct Nothing: Decodable, Sendable {}
 
-/// The throwaway server `Scripts/postgres.sh` starts (`REDUXKIT_POSTGRES_URL`).
-enum TestServer {
-  static let url = ProcessInfo.processInfo.environment["REDUXKIT_POSTGRES_URL"]
-  static var isAvailable: Bool { url != nil }
-  static let skipReason: Comment =
-    "no PostgreSQL: run `eval \"$(Scripts/postgres.sh start)\"` to set REDUXKIT_POSTGRES_URL"
-
-  /// Creates an empty database and returns its URL.
-  static func makeDatabase() async throws -> String {
-    let name = "board_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-    try await admin(try #require(url)) { connection in
-      try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quiet)
-    }
-    let base = try #require(url)
-    let slash = try #require(base.lastIndex(of: "/"))
-    return String(base[..<slash]) + "/" + name
-  }
-
-  /// Runs `body` on a plain connection to `url`.
-  @discardableResult
-  static func admin<T>(_ url: String, _ body: (PostgresConnection) async throws -> T)
-    async throws -> T
-  {
-    let components = try #require(URLComponents(string: url))
-    let connection = try await PostgresConnection.connect(
-      configuration: .init(
-        host: components.host ?? "127.0.0.1", port: components.port ?? 5432,
-        username: components.user ?? "", password: components.password,
-        database: String(components.path.dropFirst()), tls: .disable),
-      id: 1, logger: quiet)
-    do {
-      let result = try await body(connection)
-      try await connection.close()
-      return result
-    } catch {
-      try? await connection.close()
-      throw error
-    }
-  }
-}
+/// The server `Scripts/postgres.sh` starts, and a database of its own per test.
+typealias TestServer = PostgresTestServer
 
 /// A SQLite file of its own in the temporary folder, removed (with its WAL) after `body`.
 @MainActor

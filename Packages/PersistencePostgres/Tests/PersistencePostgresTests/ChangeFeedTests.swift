@@ -2,6 +2,7 @@ import EntityTracking
 import Foundation
 import Persistence
 import PersistencePostgres
+import PersistencePostgresTesting
 import PostgresNIO
 import ReduxCoreTesting
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// as remote changes that are not written back, a remote change never hides a local one, and
 /// the feed survives a lost notification and a lost connection.
 @MainActor
-@Suite(.enabled(if: TestServer.isAvailable, TestServer.skipReason), .serialized)
+@Suite(.enabled(if: TestServer.isAvailable, Comment(rawValue: TestServer.skipReason)), .serialized)
 struct ChangeFeedTests {
   /// One app instance: its database, its state, its middleware and its feed.
   @MainActor

@@ -2,6 +2,7 @@ import EntityTracking
 import Foundation
 import Persistence
 import PersistencePostgres
+import PersistencePostgresTesting
 import PostgresNIO
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
 /// Against a real PostgreSQL server: one transaction per flush, optimistic concurrency, typed
 /// errors, the gap-free change feed.
 @MainActor
-@Suite(.enabled(if: TestServer.isAvailable, TestServer.skipReason), .serialized)
+@Suite(.enabled(if: TestServer.isAvailable, Comment(rawValue: TestServer.skipReason)), .serialized)
 struct PostgresBackendTests {
   func middleware(_ database: PostgresBackend) -> PersistenceMiddleware<Board> {
     PersistenceMiddleware(

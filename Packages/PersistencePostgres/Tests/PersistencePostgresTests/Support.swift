@@ -2,50 +2,15 @@ import EntityTracking
 import Foundation
 import Logging
 import PersistencePostgres
+import PersistencePostgresTesting
 import PostgresNIO
 import Testing
 
-/// The throwaway server `Scripts/postgres.sh` starts: its URL, and a fresh database per test.
-enum TestServer {
-  /// `REDUXKIT_POSTGRES_URL`, which `.ci/run` sets.
-  static let url = ProcessInfo.processInfo.environment["REDUXKIT_POSTGRES_URL"]
-  static var isAvailable: Bool { url != nil }
-  static let skipReason: Comment =
-    "no PostgreSQL: run `eval \"$(Scripts/postgres.sh start)\"` to set REDUXKIT_POSTGRES_URL"
+/// The server's helpers (PersistencePostgresTesting), and what only these tests do with it.
+typealias TestServer = PostgresTestServer
 
-  /// Creates an empty database and returns its URL.
-  static func makeDatabase() async throws -> String {
-    let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-    try await admin { connection in
-      try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quiet)
-    }
-    let base = try #require(url)
-    let slash = try #require(base.lastIndex(of: "/"))
-    return String(base[..<slash]) + "/" + name
-  }
-
-  /// Runs `body` on a plain connection to `url` (the server's default database if `nil`).
-  @discardableResult
-  static func admin<T>(
-    _ target: String? = nil, _ body: (PostgresConnection) async throws -> T
-  ) async throws -> T {
-    let address = try #require(target ?? url)
-    let components = try #require(URLComponents(string: address))
-    let connection = try await PostgresConnection.connect(
-      configuration: .init(
-        host: components.host ?? "127.0.0.1", port: components.port ?? 5432,
-        username: components.user ?? "", password: components.password,
-        database: String(components.path.dropFirst()), tls: .disable),
-      id: 1, logger: quiet)
-    do {
-      let result = try await body(connection)
-      try await connection.close()
-      return result
-    } catch {
-      try? await connection.close()
-      throw error
-    }
-  }
+extension PostgresTestServer {
+  static let quiet = Logger(label: "tests", factory: { _ in SwiftLogNoOpLogHandler() })
 
   /// The version of every row of `table`, by id.
   static func rowVersions(_ url: String, table: String) async throws -> [String: Int64] {
@@ -93,8 +58,6 @@ enum TestServer {
     for try await _ in rows { count += 1 }
     return count
   }
-
-  static let quiet = Logger(label: "tests", factory: { _ in SwiftLogNoOpLogHandler() })
 }
 
 struct Card: Codable, Identifiable, Equatable, Sendable {
