@@ -30,8 +30,10 @@ extension DispatchWorker {
       // dispatch held here after that could never be released or settled.
       guard !tasks.isShutdown else { return .shutdown }
       let ticket = book.issueTicket()
+      let isLatest = if case .latest = policy { true } else { false }
       let pending = Pending(
-        action: action, limited: false, completion: completion, ticket: ticket, source: source)
+        action: action, limited: false, completion: completion, ticket: ticket,
+        endsAdmission: isLatest, source: source)
       book.policies[id] = policy
       let decision = book.machine.offer(ticket, key: id, policy: policy, now: now)
       armAt = decision.armAt
@@ -52,7 +54,7 @@ extension DispatchWorker {
         book.held[ticket] = pending
         return nil
       }
-      if case .latest = policy { book.admittedIDs[ticket] = id }
+      if isLatest { book.admittedIDs[ticket] = id }
       let refusal = admit(pending, id: id, book: &book)
       isCounted = refusal == nil
       return refusal

@@ -28,18 +28,23 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     @usableFromInline let completion: Completion?
     /// Its ticket under an ``AdmissionPolicy`` (`latest`, `debounce`, `throttle`); 0 if none.
     @usableFromInline let ticket: Int
+    /// Whether its policy must hear that it ran (`latest`, which replaces a queued dispatch
+    /// only until then): the others' processed dispatches skip the admission lock, which the
+    /// producers take on every dispatch.
+    @usableFromInline let endsAdmission: Bool
     /// Who dispatched it, for an inspector: see ``SourceCode``.
     @usableFromInline let source: SourceCode
 
     @inlinable
     init(
       action: Action, limited: Bool, completion: Completion?, ticket: Int = 0,
-      source: SourceCode = .caller
+      endsAdmission: Bool = false, source: SourceCode = .caller
     ) {
       self.action = action
       self.limited = limited
       self.completion = completion
       self.ticket = ticket
+      self.endsAdmission = endsAdmission
       self.source = source
     }
   }
@@ -296,7 +301,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     let frame = prepareFrame()
     runMiddleware(at: 0, frame: frame, action: pending.action)
     if pending.limited { dispatcher.release(id: pending.action.id) }
-    if pending.ticket != 0 { admissionEnded(pending.ticket) }
+    if pending.endsAdmission { admissionEnded(pending.ticket) }
     pending.completion?.finish(state: readOnly) { outcome(of: frame) }
   }
 
@@ -310,7 +315,7 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     let frame = prepareFrame()
     runMiddleware(at: 0, frame: frame, action: pending.action)
     if pending.limited { dispatcher.release(id: pending.action.id) }
-    if pending.ticket != 0 { admissionEnded(pending.ticket) }
+    if pending.endsAdmission { admissionEnded(pending.ticket) }
     let outcome = outcome(of: frame)
     inspector?.storeDidRun(
       pending.action, source: source(of: pending.source), outcome: outcome, state: readOnly,
