@@ -23,9 +23,10 @@ struct ChangeFeedTests {
     let deliveries: Deliveries<Card>
     private var following: Task<Void, Never>?
 
-    init(_ url: String, as name: String, clock: any Clock<Duration> = ContinuousClock())
-      async throws
-    {
+    /// The feed's clock: its polls and reconnection delays come when ``applyNext()`` advances it.
+    let feedClock = ManualClock()
+
+    init(_ url: String, as name: String) async throws {
       database = try await openBoard(url, as: name)
       let cursor = try await database.feedCursor()
       board = Board(
@@ -38,7 +39,7 @@ struct ChangeFeedTests {
         ],
         // NB: flushes only when the test says so: no debounce timer flushes behind its back.
         clock: ManualClock())
-      feed = database.changeFeed(from: cursor, pollInterval: .seconds(1), clock: clock)
+      feed = database.changeFeed(from: cursor, pollInterval: .seconds(1), clock: feedClock)
       deliveries = Deliveries()
       feed.subscribe(cardTable) { [deliveries] in deliveries.yield($0) }
       following = Task { [feed] in await feed.run() }
@@ -50,36 +51,32 @@ struct ChangeFeedTests {
       persistence.afterReduce(state: &board)
     }
 
-    /// Waits for the next delivery and applies it as the reducer of a remote action would.
-    @discardableResult
-    func applyNext() async throws -> (changes: RemoteChanges<Card>, heldBack: [Int]) {
-      let changes = try await deliveries.next()
-      var heldBack: [Int] = []
-      edit { heldBack = $0.cards.apply(changes) }
-      return (changes, heldBack)
-    }
-
-    /// ``applyNext()``, the feed's `clock` advanced a poll interval at a time until the delivery
-    /// comes.
+    /// Waits for the next delivery, the feed's clock advanced a poll interval at a time until it
+    /// comes, and applies it as the reducer of a remote action would.
     ///
     /// NB: a read returns a change only once every transaction that was open on the server when
     /// it committed has ended, in any database (the other suite's, in parallel): the read that a
     /// notification or a poll starts may come back without it, and only a later poll finds it.
-    /// One advance of a manual clock is one poll, so a test that advanced once waited out its
-    /// 30 s for a change held back a few milliseconds.
+    /// The server tells no one when its oldest transaction ends, so the polls are paced in real
+    /// time; the test's outcome does not depend on the pace, only how soon it ends.
     @discardableResult
-    func applyNext(polling clock: ManualClock) async throws -> (
-      changes: RemoteChanges<Card>, heldBack: [Int]
-    ) {
-      let polls = Task {
+    func applyNext() async throws -> (changes: RemoteChanges<Card>, heldBack: [Int]) {
+      let polls = Task { [feedClock] in
         while !Task.isCancelled {
           // NB: not waitForSleepers(), which cancellation does not end.
-          if clock.sleeperCount > 0 { await clock.advance(by: .seconds(1)) }
-          try? await Task.sleep(for: .milliseconds(50))
+          if feedClock.sleeperCount > 0 { await feedClock.advance(by: .seconds(1)) }
+          do {
+            try await Task.sleep(for: .milliseconds(50))
+          } catch {
+            return
+          }
         }
       }
       defer { polls.cancel() }
-      return try await applyNext()
+      let changes = try await deliveries.next()
+      var heldBack: [Int] = []
+      edit { heldBack = $0.cards.apply(changes) }
+      return (changes, heldBack)
     }
 
     func close() async throws {
@@ -178,12 +175,11 @@ struct ChangeFeedTests {
 
   @Test func aLostNotificationIsFoundByThePoll() async throws {
     let url = try await TestServer.makeDatabase()
-    let clock = ManualClock()
-    let b = try await Instance(url, as: "b", clock: clock)
+    let b = try await Instance(url, as: "b")
     let a = try await Instance(url, as: "a")
     a.edit { $0.cards.upsert(Card(id: 1, title: "notified")) }
     try await a.persistence.flush()
-    try await b.applyNext(polling: clock)  // listening, caught up
+    try await b.applyNext()  // listening, caught up
 
     // A change written without NOTIFY: only the poll finds it.
     try await TestServer.admin(url) { connection in
@@ -198,7 +194,7 @@ struct ChangeFeedTests {
         VALUES ('cards', 'write', 'script', ARRAY['7'], ARRAY[1])
         """, logger: TestServer.quiet)
     }
-    let (changes, _) = try await b.applyNext(polling: clock)
+    let (changes, _) = try await b.applyNext()
     #expect(changes.changes.map(\.origin) == ["script"])
     #expect(b.board.cards[7]?.title == "silent")
     try await a.close()
