@@ -76,10 +76,14 @@ extension SQLiteDatabaseError {
   private static func isDiskFull(_ error: DatabaseError, path: String) -> Bool {
     if error.extendedResultCode == .SQLITE_IOERR_SHMSIZE { return true }
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    guard
-      let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directory),
-      let free = attributes[FileAttributeKey.systemFreeSize] as? NSNumber
-    else { return false }
+    let attributes: [FileAttributeKey: Any]
+    do {
+      attributes = try FileManager.default.attributesOfFileSystem(forPath: directory)
+    } catch {
+      // NB: free space unknown: the failure stays the I/O error SQLite reported.
+      return false
+    }
+    guard let free = attributes[FileAttributeKey.systemFreeSize] as? NSNumber else { return false }
     return free.int64Value < 64 * 1_024
   }
 }

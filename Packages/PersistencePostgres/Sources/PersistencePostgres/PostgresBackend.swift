@@ -155,8 +155,17 @@ public final class PostgresBackend: PersistenceBackend {
           }
           // NB: closed for good, and the pool told (it watches `closeFuture`), before the lease
           // is released: otherwise the next flush may lease this dead connection again.
-          try? await connection.close()
-          try? await connection.closeFuture.get()
+          do {
+            try await connection.close()
+          } catch {
+            logger.debug("closing a lost connection failed", metadata: ["error": "\(error)"])
+          }
+          do {
+            try await connection.closeFuture.get()
+          } catch {
+            // NB: the close future fails with the loss that is thrown below.
+            logger.debug("a lost connection closed", metadata: ["error": "\(error)"])
+          }
           throw error
         }
         try await connection.query("COMMIT", logger: logger)

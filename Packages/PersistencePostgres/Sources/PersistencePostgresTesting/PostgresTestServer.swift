@@ -80,7 +80,12 @@ public enum PostgresTestServer {
       try await connection.close()
       return result
     } catch {
-      try? await connection.close()  // NB: the body's error is the one to report.
+      do {
+        try await connection.close()
+      } catch let closing {
+        // NB: the body's error is the one to report; the close's goes to the log.
+        logger.debug("closing the admin connection failed", metadata: ["error": "\(closing)"])
+      }
       throw error
     }
   }
