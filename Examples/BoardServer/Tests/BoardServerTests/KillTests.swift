@@ -51,7 +51,7 @@ struct KillTests {
     #expect(acknowledged.subtracting(stored).isEmpty)
     // The writers had requests under way when each kill came: the kills landed mid-write.
     #expect(unanswered >= rounds)
-    try await waitUntil("the survivor holds every stored card") {
+    await waitUntil("the survivor holds every stored card", watching: [survivor.service]) {
       Set(survivor.service.cards.map(\.id)) == stored
     }
     print(
@@ -195,14 +195,4 @@ struct Created: Decodable {
 
 enum ServerProcessError: Error {
   case didNotStart(String)
-}
-
-/// Waits until `condition` holds, up to 30 s (the bound, not a wait for it).
-@MainActor
-func waitUntil(_ what: Comment, _ condition: () -> Bool) async throws {
-  for _ in 0..<3000 {
-    if condition() { return }
-    try await Task.sleep(for: .milliseconds(10))
-  }
-  Issue.record("not within 30 s: \(what)")
 }

@@ -34,7 +34,7 @@ struct MultiInstanceTests {
       }
       return ids
     }
-    try await converge(servers, cards: 3)
+    await converge(servers, cards: 3)
 
     let (accepted, refused) = try await apps[0].test(.router) { a in
       try await apps[1].test(.router) { b in
@@ -57,7 +57,7 @@ struct MultiInstanceTests {
       }
     }
     #expect(accepted.values.reduce(0, +) == 6 * 12)
-    try await converge(servers, cards: 3)
+    await converge(servers, cards: 3)
     for server in servers {
       for id in cardIDs {
         // Every accepted write is in the counter: none was overwritten silently.
@@ -91,7 +91,7 @@ struct MultiInstanceTests {
         try await client.send(.post, "/columns", json: #"{"name": "Todo"}"#, as: Column.self).body?
           .id)
     }
-    try await converge([first, second], cards: 0, columns: 1)
+    await converge([first, second], cards: 0, columns: 1)
     let killed = try await TestServer.admin(url) { connection in
       var count = 0
       for try await _ in try await connection.query(
@@ -106,28 +106,25 @@ struct MultiInstanceTests {
         .post, "/cards", json: #"{"columnID": "\#(columnID)", "title": "after the kill"}"#,
         as: Card.self)
     }
-    try await converge([first, second], cards: 1, columns: 1)
+    await converge([first, second], cards: 1, columns: 1)
     #expect(second.service.cards.map(\.title) == ["after the kill"])
     #expect((second.service.health.feedReconnects ?? 0) >= 1)
     try await first.service.shutdown()
     try await second.service.shutdown()
   }
 
-  /// Waits until every instance holds the same board (up to 30 s: the bound on convergence).
-  func converge(_ servers: [ServerInstance], cards: Int, columns: Int = 1) async throws {
-    for _ in 0..<3000 {
+  /// Waits until every instance holds the same board.
+  func converge(_ servers: [ServerInstance], cards: Int, columns: Int = 1) async {
+    await waitUntil(
+      "the instances converge on \(cards) cards", watching: servers.map(\.service)
+    ) {
       let boards = servers.map { server in server.service.cards.sorted { $0.id < $1.id } }
       let columnLists = servers.map { server in server.service.columns.sorted { $0.id < $1.id } }
-      if boards.allSatisfy({ $0 == boards[0] }), boards[0].count == cards,
-        columnLists.allSatisfy({ $0 == columnLists[0] }), columnLists[0].count == columns
-      {
-        return
-      }
-      try await Task.sleep(for: .milliseconds(10))
+      return boards.allSatisfy { $0 == boards[0] } && boards[0].count == cards
+        && columnLists.allSatisfy { $0 == columnLists[0] } && columnLists[0].count == columns
     }
-    Issue.record(
-      "the instances did not converge in 30 s: \(servers.map { $0.service.cards.map(\.title) })")
   }
+
 }
 
 /// Increments each card's counter `times` times through `client`, retrying on 412; returns the

@@ -62,3 +62,31 @@ func withTemporaryDatabase<T>(_ body: (String) async throws -> T) async throws -
   }
   return try await body(path)
 }
+
+/// Waits until `condition` holds, checking it again whenever one of `services` changes its
+/// board (a long poll on each board's tag, as a client would wait, not a timer); records an
+/// issue after 30 s, the bound on convergence.
+@MainActor
+func waitUntil(_ what: Comment, watching services: [BoardService], _ condition: () -> Bool) async {
+  let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+  while ContinuousClock.now < deadline {
+    // NB: the tags are read before the check, so a change after it ends the wait at once.
+    let tags = services.map(\.boardTag)
+    if condition() { return }
+    await nextChange(of: services, after: tags)
+  }
+  Issue.record("not within 30 s: \(what)")
+}
+
+/// Returns when one of `services` holds a board other than its tag in `tags` (or after a
+/// second, so that the caller's deadline is checked).
+@MainActor
+private func nextChange(of services: [BoardService], after tags: [String]) async {
+  await withTaskGroup { group in
+    for (service, tag) in zip(services, tags) {
+      group.addTask { _ = await service.changes(after: tag, timeout: .seconds(1)) }
+    }
+    await group.next()
+    group.cancelAll()
+  }
+}
