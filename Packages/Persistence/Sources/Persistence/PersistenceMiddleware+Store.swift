@@ -16,6 +16,7 @@ extension PersistenceMiddleware where State: ReduxState {
     AnyReducer(id: id) { [self] context in
       var state = context.state
       afterReduce(state: &state)
+      context.complete()
     }
   }
 }

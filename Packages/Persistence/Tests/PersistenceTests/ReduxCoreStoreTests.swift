@@ -51,7 +51,9 @@ enum TodoAction: ReduxAction {
       case .remove(let id): state.items.remove(id)
       }
     }
-    let store = Store(initialState: TodoState(), reducers: [todos, persistence.reducer()])
+    let logs = LogRecorder<TodoState, TodoAction>()
+    let store = Store(
+      initialState: TodoState(), reducers: [todos, persistence.reducer()], onLog: logs.onLog)
 
     await store.dispatchWithResult(.add(1, "milk"))
     await store.dispatchWithResult(.add(2, "eggs"))
@@ -59,6 +61,8 @@ enum TodoAction: ReduxAction {
     await store.dispatchWithResult(.remove(2))
     #expect(persistence.status.pendingCount == 2)
     #expect(!store.items.hasChanges)
+    // Timed like the app's reducers: a slow drain shows up in the timing logs.
+    #expect(logs.reducerEntries.filter { $0.id == "persistence" }.count == 4)
 
     try await persistence.shutdown()
     #expect(recorder.calls == [.init(writer: "items", writes: ["1=oat milk"], deletions: ["2"])])

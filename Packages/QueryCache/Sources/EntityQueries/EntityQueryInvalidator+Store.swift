@@ -31,6 +31,7 @@ extension EntityQueryInvalidator {
   ) -> AnyReducer<State, Action> {
     let location = StoreLocation(keyPath)
     return AnyReducer(id: id) { [self] context in
+      defer { context.complete() }
       let store = context.state[keyPath: location.keyPath]
       guard store.hasChanges else { return }
       record(store.changes, in: store)
@@ -56,6 +57,7 @@ extension EntityQueryInvalidator {
   ) -> AnyReducer<State, Action> {
     let location = StoreLocation(keyPath)
     return AnyReducer(id: id) { [self] context in
+      defer { context.complete() }
       var state = context.state
       guard state[keyPath: location.keyPath].hasChanges else { return }
       let changes = state[keyPath: location.keyPath].drainChanges()

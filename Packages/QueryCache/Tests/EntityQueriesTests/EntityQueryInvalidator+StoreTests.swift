@@ -54,14 +54,17 @@ import Testing
     let state = BoardState()
     let invalidator = EntityQueryInvalidator(
       client: queries.client, tracking: state.cards, dependencies: [.query("total")])
+    let logs = LogRecorder<BoardState, BoardAction>()
     let store = Store(
-      initialState: state, reducers: [boardReducer, invalidator.reducer(draining: \.cards)])
+      initialState: state, reducers: [boardReducer, invalidator.reducer(draining: \.cards)],
+      onLog: logs.onLog)
     _ = await queries.total(of: state.cards)
 
     await store.dispatchWithOutcome(.delete(card: 2))
     await invalidator.flush()
 
     #expect(!state.cards.hasChanges)
+    #expect(logs.reducerEntries.map(\.id).contains("entity-queries"))
     #expect(await queries.total(of: state.cards).value == 2)
   }
 

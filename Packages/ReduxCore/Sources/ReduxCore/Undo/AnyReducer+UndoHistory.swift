@@ -48,6 +48,7 @@ extension AnyReducer where State: UndoableState {
     classify: @escaping @Sendable (Action) -> UndoIntent
   ) -> AnyReducer {
     AnyReducer(id: id) { context in
+      defer { context.complete() }
       let (state, action) = context.args
       let intent = classify(action)
       if case .ignore = intent { return }

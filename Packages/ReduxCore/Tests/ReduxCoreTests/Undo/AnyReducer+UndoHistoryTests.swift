@@ -169,4 +169,15 @@ struct AnyReducerUndoHistoryTests {
     #expect(adjustments == ["UndoHistory: capacity 0 keeps nothing; using 1"])
     #expect(store.items == ["a"])
   }
+
+  @Test func theHistoryReducerReportsItsTimingLikeTheAppsReducers() async {
+    let logs = LogRecorder<UndoListState, UndoListAction>()
+    let store = makeStore(onLog: logs.onLog)
+    await store.dispatchWithResult(.select("x"))
+    await store.dispatchWithResult(.add("a"))
+    await store.dispatchWithResult(.undo)
+    let timed = logs.reducerEntries.filter { $0.id == "undoHistory" }.map { "\($0.action)" }
+    #expect(timed == [#"select("x")"#, #"add("a")"#, "undo"])
+    #expect(logs.reducerEntries.allSatisfy { $0.succeeded })
+  }
 }
