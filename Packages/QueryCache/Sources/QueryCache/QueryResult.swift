@@ -25,6 +25,8 @@ public struct QueryResult<Value: Sendable>: Sendable {
     self.updatedAt = updatedAt
   }
 
-  /// The value, if the fetch succeeded.
-  public var value: Value? { try? result.get() }
+  /// The value, if the fetch succeeded; ``result`` holds the error otherwise.
+  public var value: Value? {
+    if case .success(let value) = result { value } else { nil }
+  }
 }
