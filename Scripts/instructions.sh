@@ -32,7 +32,8 @@ count() {
 }
 
 declare -A per_action
-for contender in bare store store-default-capacity sync-store store-10 sync-store-10 store-policy store-recorded; do
+for contender in bare store store-default-capacity sync-store store-10 sync-store-10 store-policy store-recorded \
+  bare-plain store-plain; do
   small=$(count "$contender" "$n1")
   large=$(count "$contender" "$n2")
   per_action[$contender]=$(( (large - small) / (n2 - n1) ))
@@ -41,8 +42,11 @@ done
 awk -v s="${per_action[store]}" -v b="${per_action[bare]}" -v d="${per_action[store-default-capacity]}" \
   -v r="${per_action[sync-store]}" -v s10="${per_action[store-10]}" -v r10="${per_action[sync-store-10]}" \
   -v p="${per_action[store-policy]}" -v rec="${per_action[store-recorded]}" \
+  -v bp="${per_action[bare-plain]}" -v sp="${per_action[store-plain]}" \
   'BEGIN { printf "store / bare = %.2f (target <= 2)\nstore at the default capacity / bare = %.2f\n", s / b, d / b
            printf "ReSwift-style sync store / store = %.2f (target >= 4)\n", r / s
            printf "with 10 subscribers: ReSwift-style / store = %.2f (target >= 10)\n", r10 / s10
            printf "under an admission policy / store = %.2f (target <= 2)\n", p / s
-           printf "recorded by DevTools / store = %.2f (target <= 2)\n", rec / s }'
+           printf "recorded by DevTools / store = %.2f (target <= 2)\n", rec / s
+           printf "state without @Observable (no registrar; the ReSwift-style state is a value):\n"
+           printf "  store / bare = %.2f\n  ReSwift-style sync store / store = %.2f\n", sp / bp, r / sp }'

@@ -24,12 +24,14 @@ import SyncStoreStandIn
 /// design: every action crosses an `AsyncStream` to a main-actor consumer), `store-policy` (the
 /// store burst with every dispatch under an admission policy that holds none), `store-recorded`
 /// (the store burst recorded by DevTools: every action and the state after it kept in the
-/// recorder's ring buffer, no session file).
+/// recorder's ring buffer, no session file), `bare-plain` and `store-plain` (`bare` and `store`
+/// on ``PlainBenchState``, a state without `@Observable`: a store no view observes, whose
+/// mutations do the same work as the ReSwift-style store's value state).
 @main
 enum DispatchContenders {
   static let contenders = [
     "bare", "store", "store-default-capacity", "sync-store", "store-10", "sync-store-10",
-    "stream-hop", "store-policy", "store-recorded",
+    "stream-hop", "store-policy", "store-recorded", "bare-plain", "store-plain",
   ]
 
   static func main() {
@@ -70,8 +72,16 @@ enum DispatchContenders {
   @MainActor @discardableResult
   static func run(_ contender: String, _ count: Int) async -> Int {
     switch contender {
-    case "bare": bare(count)
+    case "bare":
+      let state = BenchState()
+      bare(makeBarePipeline(state: state), count) { state.count }
+    case "bare-plain":
+      let state = PlainBenchState()
+      bare(makeBarePipeline(state: state), count) { state.count }
     case "store": return await storeBurst(count, capacity: count + 1, subscribers: 0)
+    case "store-plain":
+      let store = makePlainStore(middlewares: 3, reducers: 3, onLog: nil, capacity: count + 1)
+      return await burst(into: store, count, subscribers: 0, policy: nil, counted: { $0.count })
     case "store-default-capacity":
       return await storeBurst(
         count, capacity: Store<BenchState, BenchAction>.defaultQueueCapacity, subscribers: 0)
@@ -92,11 +102,11 @@ enum DispatchContenders {
 
   /// 3 middleware closures around 3 reducer closures on the main actor, no store.
   @MainActor
-  static func bare(_ count: Int) {
-    let state = BenchState()
-    let pipeline = makeBarePipeline(state: state)
+  static func bare(
+    _ pipeline: @MainActor (BenchAction) -> Void, _ count: Int, counted: () -> Int
+  ) {
     for _ in 0..<count { pipeline(.increment) }
-    precondition(state.count == 3 * count, "lost actions: \(state.count)")
+    precondition(counted() == 3 * count, "lost actions: \(counted())")
   }
 
   /// A burst from a detached task into a store with 3 pass-through middlewares and 3 reducers;
@@ -112,8 +122,20 @@ enum DispatchContenders {
     let store = makeStore(
       middlewares: 3, reducers: 3, onLog: nil, capacity: capacity, inspector: recorder)
     recorder?.start(from: store)
+    return await burst(
+      into: store, count, subscribers: subscribers, policy: policy, counted: { $0.count })
+  }
+
+  /// `count` actions from a detached task into `store`, whose counter `counted` reads, with
+  /// `subscribers` streams of `changes(of:)`; returns how many dispatches were refused (and
+  /// retried).
+  @MainActor
+  static func burst<State: ReduxState>(
+    into store: Store<State, BenchAction>, _ count: Int, subscribers: Int,
+    policy: AdmissionPolicy?, counted: @escaping @MainActor @Sendable (State.ReadOnly) -> Int
+  ) async -> Int {
     let listeners = (0..<subscribers).map { _ in
-      let changes = store.changes(of: \.count)
+      let changes = store.changes(of: counted)
       return Task { for await value in changes { blackHole(value) } }
     }
     await Task.detached {
@@ -126,7 +148,7 @@ enum DispatchContenders {
       }
     }.value
     let state = await store.dispatchWithResult(.increment)
-    precondition(state.count == 3 * count, "lost actions: \(state.count)")
+    precondition(counted(state) == 3 * count, "lost actions: \(counted(state))")
     let refused = store.refusedDispatchCount
     store.shutdown()
     for listener in listeners { await listener.value }
@@ -198,6 +220,9 @@ enum DispatchContenders {
     print("  " + median("store-default-capacity", "store"))
     print("  " + median("store-policy", "store") + "   target <= 2")
     print("  " + median("store-recorded", "store") + "   target <= 2")
+    print("state without @Observable (no registrar; ReSwift's state is a value):")
+    print("  " + median("store-plain", "bare-plain"))
+    print("  " + median("sync-store", "store-plain"))
   }
 }
 
