@@ -5,6 +5,9 @@
 # Usage: Scripts/instructions.sh [n1 n2]   (default 20000 60000)
 # Wall-clock ratios, interleaved in one process:
 #   swift run -c release --package-path Benchmarks DispatchContenders interleaved 15 1000000
+# and on a state without @Observable (BenchState says why it is a second build):
+#   swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build-plain \
+#     -Xswiftc -DPLAIN_BENCH_STATE DispatchContenders interleaved 15 1000000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n1=${1:-20000}
@@ -12,6 +15,9 @@ n2=${2:-60000}
 command -v valgrind >/dev/null || { echo "instructions: valgrind is not installed (apt-get install valgrind)"; exit 1; }
 swift build -c release --package-path Benchmarks --product DispatchContenders >/dev/null
 binary=$(swift build -c release --package-path Benchmarks --show-bin-path)/DispatchContenders
+plain=(--package-path Benchmarks --scratch-path Benchmarks/.build-plain -Xswiftc -DPLAIN_BENCH_STATE)
+swift build -c release "${plain[@]}" --product DispatchContenders >/dev/null
+plain_binary=$(swift build -c release "${plain[@]}" --show-bin-path)/DispatchContenders
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -26,18 +32,23 @@ trap 'rm -rf "$work"' EXIT
 count() {
   local scheduling=()
   [ "$1" != store-default-capacity ] || scheduling=(--fair-sched=yes)
-  valgrind --tool=callgrind "${scheduling[@]}" --callgrind-out-file="$work/out" "$binary" "$1" "$2" \
-    >/dev/null 2>&1
+  valgrind --tool=callgrind "${scheduling[@]}" --callgrind-out-file="$work/out" "${3:-$binary}" \
+    "$1" "$2" >/dev/null 2>&1
   awk '/^summary:/ { print $2 }' "$work/out"
 }
 
 declare -A per_action
-for contender in bare store store-default-capacity sync-store store-10 sync-store-10 store-policy store-recorded \
-  bare-plain store-plain; do
+for contender in bare store store-default-capacity sync-store store-10 sync-store-10 store-policy store-recorded; do
   small=$(count "$contender" "$n1")
   large=$(count "$contender" "$n2")
   per_action[$contender]=$(( (large - small) / (n2 - n1) ))
   echo "$contender: ${per_action[$contender]} instructions/action"
+done
+for contender in bare store; do
+  small=$(count "$contender" "$n1" "$plain_binary")
+  large=$(count "$contender" "$n2" "$plain_binary")
+  per_action[$contender-plain]=$(( (large - small) / (n2 - n1) ))
+  echo "$contender, state without @Observable: ${per_action[$contender-plain]} instructions/action"
 done
 awk -v s="${per_action[store]}" -v b="${per_action[bare]}" -v d="${per_action[store-default-capacity]}" \
   -v r="${per_action[sync-store]}" -v s10="${per_action[store-10]}" -v r10="${per_action[sync-store-10]}" \
@@ -48,5 +59,5 @@ awk -v s="${per_action[store]}" -v b="${per_action[bare]}" -v d="${per_action[st
            printf "with 10 subscribers: ReSwift-style / store = %.2f (target >= 10)\n", r10 / s10
            printf "under an admission policy / store = %.2f (target <= 2)\n", p / s
            printf "recorded by DevTools / store = %.2f (target <= 2)\n", rec / s
-           printf "state without @Observable (no registrar; the ReSwift-style state is a value):\n"
+           printf "state without @Observable (no registrar, as the ReSwift-style value state):\n"
            printf "  store / bare = %.2f\n  ReSwift-style sync store / store = %.2f\n", sp / bp, r / sp }'

@@ -24,14 +24,16 @@ import SyncStoreStandIn
 /// design: every action crosses an `AsyncStream` to a main-actor consumer), `store-policy` (the
 /// store burst with every dispatch under an admission policy that holds none), `store-recorded`
 /// (the store burst recorded by DevTools: every action and the state after it kept in the
-/// recorder's ring buffer, no session file), `bare-plain` and `store-plain` (`bare` and `store`
-/// on ``PlainBenchState``, a state without `@Observable`: a store no view observes, whose
-/// mutations do the same work as the ReSwift-style store's value state).
+/// recorder's ring buffer, no session file).
+///
+/// Built with `-Xswiftc -DPLAIN_BENCH_STATE`, every contender runs on a state without
+/// `@Observable` (see ``BenchState``): `Scripts/instructions.sh` counts `bare` and `store` in
+/// that build too, and its interleaved rounds say which state they ran on.
 @main
 enum DispatchContenders {
   static let contenders = [
     "bare", "store", "store-default-capacity", "sync-store", "store-10", "sync-store-10",
-    "stream-hop", "store-policy", "store-recorded", "bare-plain", "store-plain",
+    "stream-hop", "store-policy", "store-recorded",
   ]
 
   static func main() {
@@ -72,16 +74,8 @@ enum DispatchContenders {
   @MainActor @discardableResult
   static func run(_ contender: String, _ count: Int) async -> Int {
     switch contender {
-    case "bare":
-      let state = BenchState()
-      bare(makeBarePipeline(state: state), count) { state.count }
-    case "bare-plain":
-      let state = PlainBenchState()
-      bare(makeBarePipeline(state: state), count) { state.count }
+    case "bare": bare(count)
     case "store": return await storeBurst(count, capacity: count + 1, subscribers: 0)
-    case "store-plain":
-      let store = makePlainStore(middlewares: 3, reducers: 3, onLog: nil, capacity: count + 1)
-      return await burst(into: store, count, subscribers: 0, policy: nil, counted: { $0.count })
     case "store-default-capacity":
       return await storeBurst(
         count, capacity: Store<BenchState, BenchAction>.defaultQueueCapacity, subscribers: 0)
@@ -102,11 +96,11 @@ enum DispatchContenders {
 
   /// 3 middleware closures around 3 reducer closures on the main actor, no store.
   @MainActor
-  static func bare(
-    _ pipeline: @MainActor (BenchAction) -> Void, _ count: Int, counted: () -> Int
-  ) {
+  static func bare(_ count: Int) {
+    let state = BenchState()
+    let pipeline = makeBarePipeline(state: state)
     for _ in 0..<count { pipeline(.increment) }
-    precondition(counted() == 3 * count, "lost actions: \(counted())")
+    precondition(state.count == 3 * count, "lost actions: \(state.count)")
   }
 
   /// A burst from a detached task into a store with 3 pass-through middlewares and 3 reducers;
@@ -122,20 +116,8 @@ enum DispatchContenders {
     let store = makeStore(
       middlewares: 3, reducers: 3, onLog: nil, capacity: capacity, inspector: recorder)
     recorder?.start(from: store)
-    return await burst(
-      into: store, count, subscribers: subscribers, policy: policy, counted: { $0.count })
-  }
-
-  /// `count` actions from a detached task into `store`, whose counter `counted` reads, with
-  /// `subscribers` streams of `changes(of:)`; returns how many dispatches were refused (and
-  /// retried).
-  @MainActor
-  static func burst<State: ReduxState>(
-    into store: Store<State, BenchAction>, _ count: Int, subscribers: Int,
-    policy: AdmissionPolicy?, counted: @escaping @MainActor @Sendable (State.ReadOnly) -> Int
-  ) async -> Int {
     let listeners = (0..<subscribers).map { _ in
-      let changes = store.changes(of: counted)
+      let changes = store.changes(of: \.count)
       return Task { for await value in changes { blackHole(value) } }
     }
     await Task.detached {
@@ -148,7 +130,7 @@ enum DispatchContenders {
       }
     }.value
     let state = await store.dispatchWithResult(.increment)
-    precondition(counted(state) == 3 * count, "lost actions: \(counted(state))")
+    precondition(state.count == 3 * count, "lost actions: \(state.count)")
     let refused = store.refusedDispatchCount
     store.shutdown()
     for listener in listeners { await listener.value }
@@ -212,7 +194,12 @@ enum DispatchContenders {
         format: "%@ / %@ = %.2f (rounds: %.2f-%.2f)", top, bottom, middle, ratios.first ?? 0,
         ratios.last ?? 0)
     }
-    print("median of \(rounds) interleaved rounds:")
+    #if PLAIN_BENCH_STATE
+      let state = "a state without @Observable (-DPLAIN_BENCH_STATE)"
+    #else
+      let state = "an @Observable state"
+    #endif
+    print("median of \(rounds) interleaved rounds, on \(state):")
     print("  " + median("store", "bare") + "   target <= 2")
     print("  " + median("sync-store", "store") + "   target >= 4")
     print("  " + median("sync-store-10", "store-10") + "   target >= 10")
@@ -220,9 +207,6 @@ enum DispatchContenders {
     print("  " + median("store-default-capacity", "store"))
     print("  " + median("store-policy", "store") + "   target <= 2")
     print("  " + median("store-recorded", "store") + "   target <= 2")
-    print("state without @Observable (no registrar; ReSwift's state is a value):")
-    print("  " + median("store-plain", "bare-plain"))
-    print("  " + median("sync-store", "store-plain"))
   }
 }
 

@@ -3,45 +3,33 @@
 public import Observation
 public import ReduxCore
 
-/// A state with one counter, which the fixtures' reducers increment: ``BenchState`` (observed,
-/// as an app's state is) or ``PlainBenchState`` (observed by nobody).
+/// The state every contender changes: `@Observable`, as an app's state is.
 ///
-/// NB: the fixtures are generic over it but internal, and each state has its own public entry
-/// points: so the generic code is specialised here, where the state's accessors inline, as the
-/// concrete fixtures were. Specialised in the benchmark's module instead, the `@Observable`
-/// accessors of this module's state stay out of line, and each action costs ~100 instructions
-/// more than the same code in an app.
+/// Built with `-Xswiftc -DPLAIN_BENCH_STATE` (`Scripts/instructions.sh` does, into
+/// `Benchmarks/.build-plain`), it is a plain class instead: the state of a store that no view
+/// observes (a server's, a command-line tool's), whose mutations notify no registrar, as the
+/// ReSwift-style store's value state notifies none. `Observable` stays as the marker
+/// `ReduxState` asks for. The same code, compiled once for each state, so that neither build
+/// measures code the other does not run.
 @MainActor
-public protocol CountingState: ReduxState {
-  var count: Int { get set }
-}
-
-@MainActor
-@Observable
-public final class BenchState: CountingState {
+#if !PLAIN_BENCH_STATE
+  @Observable
+#endif
+public final class BenchState: ReduxState {
   public var count = 0
   public var readOnly: ReadOnly { ReadOnly(self) }
 
   public init() {}
 
   @MainActor
-  @Observable
+  #if !PLAIN_BENCH_STATE
+    @Observable
+  #endif
   public final class ReadOnly: ReduxReadOnlyState {
     private let state: BenchState
     public init(_ state: BenchState) { self.state = state }
     public var count: Int { state.count }
   }
-}
-
-/// ``BenchState`` without `@Observable`: the state of a store no view observes (a server's, a
-/// command-line tool's). A mutation is a plain store, with no registrar to notify (about 700
-/// instructions per mutation with `@Observable` on Swift 6.3.1: three key paths, the registrar's
-/// lock twice). It conforms to `Observable` as the marker `ReduxState` asks for; the store's
-/// `changes(of:)` still work, since they compare selected values after each batch.
-@MainActor
-public final class PlainBenchState: CountingState {
-  public var count = 0
-  public init() {}
 }
 
 public enum BenchAction: ReduxAction, Codable {
@@ -58,54 +46,6 @@ public enum BenchAction: ReduxAction, Codable {
 
 /// A reducer that mutates one property, as the benchmark prescribes.
 public func countingReducer(_ id: String) -> AnyReducer<BenchState, BenchAction> {
-  counting(id)
-}
-
-/// A pass-through middleware that reports its timing (a no-op without `onLog`).
-public func passThrough(_ id: String) -> AnyMiddleware<BenchState, BenchAction> {
-  forwarding(id)
-}
-
-/// A store with `middlewares` pass-through middlewares and `reducers` counting reducers.
-@MainActor
-public func makeStore(
-  middlewares: Int, reducers: Int, onLog: (@Sendable (Store<BenchState, BenchAction>.Log) -> Void)?,
-  capacity: Int, inspector: (any StoreInspector<BenchState, BenchAction>)? = nil
-)
-  -> Store<BenchState, BenchAction>
-{
-  store(
-    of: BenchState(), middlewares: middlewares, reducers: reducers, onLog: onLog,
-    capacity: capacity, inspector: inspector)
-}
-
-/// ``makeStore(middlewares:reducers:onLog:capacity:inspector:)`` on a ``PlainBenchState``.
-@MainActor
-public func makePlainStore(
-  middlewares: Int, reducers: Int,
-  onLog: (@Sendable (Store<PlainBenchState, BenchAction>.Log) -> Void)?, capacity: Int
-)
-  -> Store<PlainBenchState, BenchAction>
-{
-  store(
-    of: PlainBenchState(), middlewares: middlewares, reducers: reducers, onLog: onLog,
-    capacity: capacity, inspector: nil)
-}
-
-/// The bare pipeline: 3 middleware closures folded around 3 reducer closures, no store. It does
-/// the same work per action as a store with 3 pass-through middlewares and 3 counting reducers.
-@MainActor
-public func makeBarePipeline(state: BenchState) -> @MainActor (BenchAction) -> Void {
-  barePipeline(state)
-}
-
-/// ``makeBarePipeline(state:)`` on a ``PlainBenchState``.
-@MainActor
-public func makeBarePipeline(state: PlainBenchState) -> @MainActor (BenchAction) -> Void {
-  barePipeline(state)
-}
-
-func counting<State: CountingState>(_ id: String) -> AnyReducer<State, BenchAction> {
   AnyReducer(id: id) { context in
     switch context.action {
     case .increment: context.state.count &+= 1
@@ -114,7 +54,8 @@ func counting<State: CountingState>(_ id: String) -> AnyReducer<State, BenchActi
   }
 }
 
-func forwarding<State: CountingState>(_ id: String) -> AnyMiddleware<State, BenchAction> {
+/// A pass-through middleware that reports its timing (a no-op without `onLog`).
+public func passThrough(_ id: String) -> AnyMiddleware<BenchState, BenchAction> {
   AnyMiddleware(id: id) { context in
     context.next()
     context.complete()
@@ -122,19 +63,18 @@ func forwarding<State: CountingState>(_ id: String) -> AnyMiddleware<State, Benc
 }
 
 @MainActor
-func store<State: CountingState>(
-  of initialState: State, middlewares: Int, reducers: Int,
-  onLog: (@Sendable (Store<State, BenchAction>.Log) -> Void)?,
-  capacity: Int, inspector: (any StoreInspector<State, BenchAction>)?
+public func makeStore(
+  middlewares: Int, reducers: Int, onLog: (@Sendable (Store<BenchState, BenchAction>.Log) -> Void)?,
+  capacity: Int, inspector: (any StoreInspector<BenchState, BenchAction>)? = nil
 )
-  -> Store<State, BenchAction>
+  -> Store<BenchState, BenchAction>
 {
-  let middlewareList: [AnyMiddleware<State, BenchAction>] =
-    (0..<middlewares).map { forwarding("m\($0)") }
-  let reducerList: [AnyReducer<State, BenchAction>] =
-    (0..<reducers).map { counting("r\($0)") }
+  let middlewareList: [AnyMiddleware<BenchState, BenchAction>] =
+    (0..<middlewares).map { passThrough("m\($0)") }
+  let reducerList: [AnyReducer<BenchState, BenchAction>] =
+    (0..<reducers).map { countingReducer("r\($0)") }
   return Store(
-    initialState: initialState,
+    initialState: BenchState(),
     middlewares: middlewareList,
     reducers: reducerList,
     queueCapacity: capacity,
@@ -143,10 +83,12 @@ func store<State: CountingState>(
   )
 }
 
+/// The bare pipeline: 3 middleware closures folded around 3 reducer closures, no store. It does
+/// the same work per action as a store with 3 pass-through middlewares and 3 counting reducers.
 @MainActor
-func barePipeline<State: CountingState>(_ state: State) -> @MainActor (BenchAction) -> Void {
+public func makeBarePipeline(state: BenchState) -> @MainActor (BenchAction) -> Void {
   typealias Next = @MainActor (BenchAction) -> Void
-  let reducers: [@MainActor (State, BenchAction) -> Void] = (0..<3).map { _ in
+  let reducers: [@MainActor (BenchState, BenchAction) -> Void] = (0..<3).map { _ in
     { state, action in
       switch action {
       case .increment: state.count &+= 1
