@@ -1,7 +1,10 @@
 /// The state, actions and pipeline pieces every dispatch measurement shares: the package-benchmark
 /// suite (ReduxCoreBenchmarks) and the instruction counter (DispatchContenders).
-public import Observation
 public import ReduxCore
+
+#if !PLAIN_BENCH_STATE
+  public import Observation
+#endif
 
 /// The state every contender changes: `@Observable`, as an app's state is.
 ///
