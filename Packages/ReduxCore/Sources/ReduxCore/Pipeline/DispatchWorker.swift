@@ -23,8 +23,16 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
   /// An admitted action waiting for the main actor.
   @usableFromInline
   struct Pending: Sendable {
+    // NB: the small fields first, so that they share the words after the action instead of
+    // each padding out a word of its own (40 → 32 bytes for the benchmark's 9-byte action).
     @usableFromInline let action: Action
     @usableFromInline let limited: Bool
+    /// Whether its policy must hear that it ran (`latest`, which replaces a queued dispatch
+    /// only until then): the others' processed dispatches skip the admission lock, which the
+    /// producers take on every dispatch.
+    @usableFromInline let endsAdmission: Bool
+    /// Who dispatched it, for an inspector: see ``SourceCode``.
+    @usableFromInline let source: SourceCode
     /// The ``completion``.
     ///
     /// NB: an object reference rather than `Completion?`: the drain copies each record out of
@@ -34,12 +42,6 @@ final class DispatchWorker<State: ReduxState, Action: ReduxAction> {
     @usableFromInline let waiter: (any AnyObject & Sendable)?
     /// Its ticket under an ``AdmissionPolicy`` (`latest`, `debounce`, `throttle`); 0 if none.
     @usableFromInline let ticket: Int
-    /// Whether its policy must hear that it ran (`latest`, which replaces a queued dispatch
-    /// only until then): the others' processed dispatches skip the admission lock, which the
-    /// producers take on every dispatch.
-    @usableFromInline let endsAdmission: Bool
-    /// Who dispatched it, for an inspector: see ``SourceCode``.
-    @usableFromInline let source: SourceCode
 
     /// Who waits for its result, if anyone.
     ///
