@@ -12,7 +12,12 @@ package struct BoardDatabase {
     SQLiteMigration("v1") { db in
       try columns.create(in: db)
       try cards.create(in: db)
-    }
+    },
+    // NB: a board file made before row versions (its v1 tables lack them).
+    SQLiteMigration("v2-versions") { db in
+      try columns.addVersions(in: db)
+      try cards.addVersions(in: db)
+    },
   ]
 
   package let database: SQLiteDatabase

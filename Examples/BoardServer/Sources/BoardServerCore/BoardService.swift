@@ -112,7 +112,11 @@ public final class BoardService {
           SQLiteMigration("board-v1") { db in
             try sqliteColumns.create(in: db)
             try sqliteCards.create(in: db)
-          }
+          },
+          SQLiteMigration("board-v2-versions") { db in
+            try sqliteColumns.addVersions(in: db)
+            try sqliteCards.addVersions(in: db)
+          },
         ])
       let state = BoardState(
         columns: try await backend.load(sqliteColumns), cards: try await backend.load(sqliteCards))

@@ -106,6 +106,42 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
     self = merged
   }
 
+  /// Splits off the changes to the ids whose description is in `described`: returns them,
+  /// in their order, and keeps the others (a rejected write set aside, say).
+  ///
+  /// - Complexity: O(*c*), the changes held.
+  mutating func remove(described: Set<String>) -> PendingChanges {
+    var kept = PendingChanges()
+    var removed = PendingChanges()
+    for (id, change) in zip(ids, changes) {
+      if described.contains("\(id)") {
+        removed.append(id, change)
+      } else {
+        kept.append(id, change)
+      }
+    }
+    self = kept
+    return removed
+  }
+
+  /// Removes the changes to `ids` (superseded by newer ones held elsewhere).
+  ///
+  /// - Complexity: O(*c* + *r*), the changes held and the ids.
+  mutating func remove(ids removedIDs: some Sequence<Entity.ID>) {
+    var removing = Set<Entity.ID>()
+    for id in removedIDs where offsets[id] != nil { removing.insert(id) }
+    guard !removing.isEmpty else { return }
+    var kept = PendingChanges()
+    for (id, change) in zip(ids, changes) where !removing.contains(id) { kept.append(id, change) }
+    self = kept
+  }
+
+  private mutating func append(_ id: Entity.ID, _ change: Change) {
+    offsets[id] = ids.count
+    ids.append(id)
+    changes.append(change)
+  }
+
   /// The writes and the deletions, each in first-change order, and the ids placed last in the
   /// order they were placed.
   ///

@@ -29,6 +29,13 @@ import ReduxCore
 /// with backoff (``RetryPolicy``). The error is logged, recorded in ``status``, and thrown from
 /// ``flush()``. Nothing is dropped.
 ///
+/// A write the database refuses for good (``RejectedWrite``: an entity that does not encode, a
+/// value a column cannot hold, a broken constraint) does not fail the flush: it is set aside,
+/// the rest commits, and it is reported once, in ``PersistenceStatus/rejected``, in the log,
+/// and as ``PersistenceMiddlewareError/rejected(_:)`` from ``flush()``. It waits for the app:
+/// a new change to that entity replaces it, ``retryRejected(_:)`` tries it again,
+/// ``discardRejected(_:)`` drops it.
+///
 /// ## Durability
 /// After ``flush()`` returns, every change drained before the call is persisted. Without an
 /// explicit flush, a drained change is persisted within `maxWait` plus the duration of one flush,
@@ -184,6 +191,8 @@ public final class PersistenceMiddleware<State> {
     for writer in writers where writer.drain(&state) { drained = true }
     guard drained else { return }
     updatePendingCount()
+    // NB: a change to an entity whose write was refused replaces that write.
+    if !status.rejected.isEmpty { updateRejected() }
     let actions = schedule.drained()
     if let drains = actions.loopWarning {
       logger.warning(
@@ -291,7 +300,7 @@ public final class PersistenceMiddleware<State> {
       resume(idle)
     }
 
-    let batches = writers.compactMap { $0.takeBatch() }
+    var batches = writers.compactMap { $0.takeBatch() }
     guard !batches.isEmpty else { return }
     // Everything pending is in this flush: the timers have nothing left to wait for.
     schedule.tookBatches()
@@ -299,32 +308,92 @@ public final class PersistenceMiddleware<State> {
     status.isFlushing = true
     updatePendingCount()
 
-    do {
-      try await persist(batches)
-    } catch {
-      status.lastError = error
-      updatePendingCount()
-      let outcome = schedule.flushFailed()
-      status.consecutiveFailures = schedule.consecutiveFailures
-      let failure = PersistenceMiddlewareError.flushFailed(
-        underlying: error, pending: status.pendingCount)
-      switch outcome {
-      case .retry(let delay):
-        logger.error("\(failure); retry \(status.consecutiveFailures) in \(delay)")
-        cancelTimers()
-        startTimer(.retry, after: delay)
-      case .waitForShutdownRetry:
-        logger.error("\(failure); shutting down, call shutdown() again to retry")
+    var refused: [RejectedWrite] = []
+    var committed = 0
+    while !batches.isEmpty {
+      do {
+        try await persist(batches)
+        committed += batches.reduce(0) { $0 + $1.count }
+        break
+      } catch let refusal as Refusal {
+        // NB: nothing was committed; the refused writes are set aside and the rest is
+        // committed at once: one write the database can never store stops nothing else.
+        refused += refusal.writes
+        logger.error(
+          "the database refused \(refusal.writes.count) write(s) for good; set aside, the rest is flushed",
+          metadata: [
+            "rejected": .array(refusal.writes.map { .string($0.description) })
+          ])
+        batches = writers.compactMap { $0.takeBatch() }
+      } catch {
+        status.lastError = error
+        updateRejected()
+        updatePendingCount()
+        let outcome = schedule.flushFailed()
+        status.consecutiveFailures = schedule.consecutiveFailures
+        let failure = PersistenceMiddlewareError.flushFailed(
+          underlying: error, pending: status.pendingCount)
+        switch outcome {
+        case .retry(let delay):
+          logger.error("\(failure); retry \(status.consecutiveFailures) in \(delay)")
+          cancelTimers()
+          startTimer(.retry, after: delay)
+        case .waitForShutdownRetry:
+          logger.error("\(failure); shutting down, call shutdown() again to retry")
+        }
+        throw failure
       }
-      throw failure
     }
     schedule.flushCommitted()
     status.consecutiveFailures = 0
     status.lastError = nil
-    status.lastFlush = FlushReport(
-      number: (status.lastFlush?.number ?? 0) + 1,
-      changes: batches.reduce(0) { $0 + $1.count },
-      committedAt: clock.now())
+    updateRejected()
+    updatePendingCount()
+    if committed > 0 {
+      status.lastFlush = FlushReport(
+        number: (status.lastFlush?.number ?? 0) + 1, changes: committed,
+        committedAt: clock.now())
+    }
+    if !refused.isEmpty { throw .rejected(refused) }
+  }
+
+  // MARK: - Rejected writes
+
+  private func updateRejected() {
+    guard !status.rejected.isEmpty || writers.contains(where: { !$0.rejected.isEmpty }) else {
+      return
+    }
+    status.rejected = writers.flatMap(\.rejected)
+  }
+
+  /// Puts writes the database refused back into the next flush (the app keeps them for later:
+  /// after fixing what the database refused, say).
+  ///
+  /// - Parameter writes: The writes to retry (from ``PersistenceStatus/rejected``); all of them
+  ///   when `nil`.
+  /// - Complexity: O(*r* + *p*), the writes set aside and the changes pending.
+  public func retryRejected(_ writes: [RejectedWrite]? = nil) {
+    let ids = writes.map { Set($0.map(\.id)) }
+    var retried = false
+    for writer in writers where writer.retryRejected(ids) { retried = true }
+    updateRejected()
+    guard retried else { return }
+    updatePendingCount()
+    let actions = schedule.drained()
+    if let delay = actions.debounce { startTimer(.debounce, after: delay) }
+    if let delay = actions.deadline { startTimer(.deadline, after: delay) }
+  }
+
+  /// Forgets writes the database refused: they are never written. The state keeps its values;
+  /// change or remove those entities to bring the state back in line with the database.
+  ///
+  /// - Parameter writes: The writes to drop (from ``PersistenceStatus/rejected``); all of them
+  ///   when `nil`.
+  /// - Complexity: O(*r*), the writes set aside.
+  public func discardRejected(_ writes: [RejectedWrite]? = nil) {
+    let ids = writes.map { Set($0.map(\.id)) }
+    for writer in writers { writer.discardRejected(ids) }
+    updateRejected()
   }
 
   /// Persists the batches in writer order. A batch that did not persist goes back to its
@@ -333,6 +402,11 @@ public final class PersistenceMiddleware<State> {
     if let backend {
       do {
         try await backend.commit(batches)
+      } catch let refusal as Refusal {
+        for (offset, batch) in batches.enumerated() {
+          batch.setAside(refusal.writes.filter { $0.batch == offset })
+        }
+        throw refusal
       } catch {
         for batch in batches { batch.restore() }
         throw error
@@ -350,6 +424,12 @@ public final class PersistenceMiddleware<State> {
   }
 }
 
+/// A backend's ``RejectedWrites``, each write's `batch` the offset of its writer's batch in the
+/// flush.
+private struct Refusal: Error {
+  let writes: [RejectedWrite]
+}
+
 /// A middleware's backend, its type erased: commits the batches bound to it in one
 /// transaction, after persisting the others on their own.
 private struct FlushCommitter: Sendable {
@@ -358,16 +438,28 @@ private struct FlushCommitter: Sendable {
   init<Backend: PersistenceBackend>(_ backend: Backend) {
     run = { batches in
       var joint: [Backend.Batch] = []
+      var writerBatch: [Int] = []
       joint.reserveCapacity(batches.count)
-      for batch in batches {
+      for (offset, batch) in batches.enumerated() {
         if let staged = batch.staged?.batch(for: backend) {
           joint.append(staged)
+          writerBatch.append(offset)
         } else {
           try await batch.persist()
         }
       }
       guard !joint.isEmpty else { return }
-      try await backend.commit(joint)
+      do {
+        try await backend.commit(joint)
+      } catch let refused as RejectedWrites {
+        throw Refusal(
+          writes: refused.writes.compactMap { write in
+            guard writerBatch.indices.contains(write.batch) else { return nil }
+            return RejectedWrite(
+              batch: writerBatch[write.batch], table: write.table, id: write.id,
+              isDeletion: write.isDeletion, reason: write.reason)
+          })
+      }
     }
   }
 

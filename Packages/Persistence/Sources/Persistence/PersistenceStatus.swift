@@ -14,6 +14,9 @@ public struct PersistenceStatus: Sendable {
   public internal(set) var consecutiveFailures = 0
   /// The last successful flush.
   public internal(set) var lastFlush: FlushReport?
+  /// Writes the database refused for good (see ``RejectedWrite``): set aside from the flushes,
+  /// in writer order, until the app changes those entities, retries or discards the writes.
+  public internal(set) var rejected: [RejectedWrite] = []
   /// Whether ``PersistenceMiddleware/shutdown()`` was called.
   public internal(set) var isShutdown = false
 }

@@ -78,7 +78,39 @@ public final class StateWriter<State> {
       output: .backend(
         stage: { BackendBatch(batch($0), for: backend) },
         commit: { try await backend.commit([batch($0)]) }),
-      drained: drained)
+      tracking: drained.map { drained in
+        VersionTracking<Entity.ID>(drained: drained, discarded: { _ in })
+      })
+  }
+
+  /// Creates a writer for the `EntityStore` at `keyPath` that writes to `backend`, each row
+  /// at the version `versions` says this app last saw (optimistic concurrency: a row another
+  /// writer changed meanwhile is a ``PersistenceConflict``). PersistenceSQLite's and
+  /// PersistencePostgres's `StateWriter(keyPath:table:database:)` are this writer.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the store lives in the state.
+  ///   - backend: The database the writer writes to.
+  ///   - versions: The backend's versions: each drained change is recorded there with the
+  ///     version it was made against, and forgotten if the app discards it.
+  ///   - table: The table's name in `versions`.
+  ///   - batch: Turns a batch of changes into the backend's form.
+  /// - Complexity: Each drain also records its ids in `versions`: O(*c*).
+  public init<Entity, Backend: PersistenceBackend>(
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>,
+    backend: Backend,
+    versions: VersionBook,
+    table: String,
+    batch: @escaping @Sendable (EntityChanges<Entity>) -> Backend.Batch
+  ) {
+    base = EntityWriter(
+      keyPath: keyPath, tracksPlacement: true,
+      output: .backend(
+        stage: { BackendBatch(batch($0), for: backend) },
+        commit: { try await backend.commit([batch($0)]) }),
+      tracking: VersionTracking<Entity.ID>(
+        drained: { changes in versions.queued(table, ids: changes.lazy.map { "\($0.id)" }) },
+        discarded: { ids in versions.unqueued(table, ids: ids.lazy.map { "\($0)" }) }))
   }
 
   /// The number of ids waiting for a flush.
@@ -118,6 +150,23 @@ public final class StateWriter<State> {
   func hasChanges(in state: State) -> Bool {
     base.hasChanges(in: state)
   }
+
+  /// The writes the database refused, set aside until the app decides.
+  var rejected: [RejectedWrite] { base.rejected }
+
+  /// Puts the rejected writes whose ids are in `ids` (all when `nil`) back into the pending
+  /// changes. Returns whether any was.
+  func retryRejected(_ ids: Set<String>?) -> Bool { base.retryRejected(ids) }
+
+  /// Forgets the rejected writes whose ids are in `ids` (all when `nil`).
+  func discardRejected(_ ids: Set<String>?) { base.discardRejected(ids) }
+}
+
+/// What a writer tells a backend's version book: the ids drained (with the version each was
+/// changed against) and the ids whose changes the app discarded.
+struct VersionTracking<ID: Hashable & Sendable> {
+  let drained: @MainActor (ChangeSet<ID>) -> Void
+  let discarded: @MainActor ([ID]) -> Void
 }
 
 /// The entity-typed half of a ``StateWriter``.
@@ -125,9 +174,12 @@ public final class StateWriter<State> {
 protocol WriterBase<State>: AnyObject {
   associatedtype State
   var pendingCount: Int { get }
+  var rejected: [RejectedWrite] { get }
   func hasChanges(in state: State) -> Bool
   func drain(_ state: inout State) -> Bool
   func takeBatch() -> WriterBatch?
+  func retryRejected(_ ids: Set<String>?) -> Bool
+  func discardRejected(_ ids: Set<String>?)
 }
 
 @MainActor
@@ -148,22 +200,67 @@ where Entity.ID: Sendable {
   private let keyPath: WritableKeyPath<State, EntityStore<Entity>>
   private let tracksPlacement: Bool
   private let output: Output
-  private let drained: (@MainActor (ChangeSet<Entity.ID>) -> Void)?
+  private let tracking: VersionTracking<Entity.ID>?
   private var pending = PendingChanges<Entity>()
+  /// Writes the database refused, set aside from the flushes, with why.
+  private var held = PendingChanges<Entity>()
+  private var rejections: [String: RejectedWrite] = [:]
   /// The next placement number (see ``PendingChanges``): it only grows.
   private var placement = 0
 
   init(
     keyPath: WritableKeyPath<State, EntityStore<Entity>>, tracksPlacement: Bool, output: Output,
-    drained: (@MainActor (ChangeSet<Entity.ID>) -> Void)? = nil
+    tracking: VersionTracking<Entity.ID>? = nil
   ) {
     self.keyPath = keyPath
     self.tracksPlacement = tracksPlacement
     self.output = output
-    self.drained = drained
+    self.tracking = tracking
   }
 
   var pendingCount: Int { pending.count }
+
+  var rejected: [RejectedWrite] {
+    held.ids.compactMap { rejections["\($0)"] }
+  }
+
+  func retryRejected(_ ids: Set<String>?) -> Bool {
+    guard !held.isEmpty else { return false }
+    let retried: PendingChanges<Entity>
+    if let ids {
+      retried = held.remove(described: ids)
+    } else {
+      retried = held
+      held = PendingChanges()
+    }
+    guard !retried.isEmpty else { return false }
+    for id in retried.ids { rejections["\(id)"] = nil }
+    // NB: older than every pending change: a newer change to the same id wins.
+    pending.restore(failed: retried)
+    return true
+  }
+
+  func discardRejected(_ ids: Set<String>?) {
+    guard !held.isEmpty else { return }
+    let discarded: PendingChanges<Entity>
+    if let ids {
+      discarded = held.remove(described: ids)
+    } else {
+      discarded = held
+      held = PendingChanges()
+    }
+    for id in discarded.ids { rejections["\(id)"] = nil }
+    tracking?.discarded(discarded.ids)
+  }
+
+  /// Moves the refused writes of a failed batch (`taken`) aside, and puts the rest back.
+  private func setAside(_ refused: [RejectedWrite], of taken: PendingChanges<Entity>) {
+    var rest = taken
+    let aside = rest.remove(described: Set(refused.map(\.id)))
+    for write in refused { rejections[write.id] = write }
+    held.restore(failed: aside)
+    pending.restore(failed: rest)
+  }
 
   func hasChanges(in state: State) -> Bool {
     state[keyPath: keyPath].hasChanges
@@ -193,7 +290,13 @@ where Entity.ID: Sendable {
     let placedLast = tracksPlacement ? store.offsetsPlacedLast(among: writes) : []
     pending.record(
       upserts: writes, deletions: deletions, placedLast: placedLast, placement: &placement)
-    drained?(changes)
+    if !held.isEmpty {
+      // NB: a new change to a refused write replaces it (the app fixed the entity, say).
+      let superseded = changes.map(\.id)
+      held.remove(ids: superseded)
+      for id in superseded { rejections["\(id)"] = nil }
+    }
+    tracking?.drained(changes)
     return true
   }
 
@@ -216,7 +319,8 @@ where Entity.ID: Sendable {
       count: taken.count,
       persist: { try await persist(changes) },
       staged: staged,
-      restore: { [weak self] in self?.pending.restore(failed: taken) }
+      restore: { [weak self] in self?.pending.restore(failed: taken) },
+      setAside: { [weak self] refused in self?.setAside(refused, of: taken) }
     )
   }
 }

@@ -10,4 +10,7 @@ struct WriterBatch: Sendable {
   let staged: BackendBatch?
   /// Puts the batch back into its writer, underneath changes drained since it was taken.
   let restore: @MainActor @Sendable () -> Void
+  /// Puts the batch back like ``restore``, but for the writes the database refused for good,
+  /// which the writer sets aside until the app decides.
+  let setAside: @MainActor @Sendable ([RejectedWrite]) -> Void
 }

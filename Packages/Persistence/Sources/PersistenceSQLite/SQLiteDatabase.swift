@@ -3,6 +3,9 @@ public import GRDB
 public import Persistence
 import Synchronization
 
+import struct Foundation.Date
+import struct Foundation.UUID
+
 /// A SQLite database for persistence: opened in WAL mode, checked, migrated, and able to commit
 /// a whole flush of every writer in one transaction.
 ///
@@ -25,7 +28,17 @@ public final class SQLiteDatabase: Sendable {
   public let path: String
   /// The GRDB connection, for the app's own queries.
   public let writer: any DatabaseWriter
+  /// This process's name in the file's change log: the other processes' feeds see its
+  /// changes come from it, and its own feed skips them.
+  public let instance: String
+  /// The versions of the rows this process has seen and writes against.
+  let book = VersionBook()
+  /// How long the change log keeps a row: a feed that falls further behind (a process
+  /// suspended longer) reads the tables again instead.
+  public let changeLogRetention: Duration
   private let isClosed = Mutex(false)
+  /// When the change log was last pruned, in seconds since 1970.
+  private let lastPrune = Mutex(0.0)
 
   /// Whether the database was opened read-only (`Configuration.readonly`): it loads, and every
   /// write fails with ``SQLiteDatabaseError/readOnly``.
@@ -68,6 +81,10 @@ public final class SQLiteDatabase: Sendable {
   ///     process writing the same file) before failing with ``SQLiteDatabaseError/busy(path:)``.
   ///     `.zero` fails at once.
   ///   - creation: Whether an existing empty file may become a new database.
+  ///   - instance: This process's name in the change log (unique among the processes on the
+  ///     file); a new random name when `nil`.
+  ///   - changeLogRetention: How long the change log keeps a row for the other processes'
+  ///     feeds (default: an hour).
   /// - Throws: ``SQLiteDatabaseError/notADatabase(path:)``,
   ///   ``SQLiteDatabaseError/corrupt(path:detail:)``,
   ///   ``SQLiteDatabaseError/newerSchema(path:unknownMigrations:)``,
@@ -82,7 +99,9 @@ public final class SQLiteDatabase: Sendable {
     configuration: Configuration = Configuration(),
     verifiesIntegrity: Bool = true,
     busyTimeout: Duration = .seconds(5),
-    creation: Creation = .ifMissing
+    creation: Creation = .ifMissing,
+    instance: String? = nil,
+    changeLogRetention: Duration = .seconds(3_600)
   ) throws(SQLiteDatabaseError) {
     var configuration = configuration
     configuration.busyMode =
@@ -108,7 +127,8 @@ public final class SQLiteDatabase: Sendable {
     // NB: a hot journal is rolled back by the read-write open: only then can it be checked.
     try self.init(
       path: path, writer: writer, migrator: migrator,
-      checksAfterOpening: file.hasHotJournal ? (integrity: verifiesIntegrity, schema: true) : nil)
+      checksAfterOpening: file.hasHotJournal ? (integrity: verifiesIntegrity, schema: true) : nil,
+      instance: instance, changeLogRetention: changeLogRetention)
   }
 
   /// Opens the database at `path` as ``init(path:migrator:configuration:verifiesIntegrity:busyTimeout:creation:)``
@@ -121,6 +141,8 @@ public final class SQLiteDatabase: Sendable {
   ///   - verifiesIntegrity: Runs `PRAGMA quick_check` before using the file.
   ///   - busyTimeout: How long an access waits for another connection's lock.
   ///   - creation: Whether an existing empty file may become a new database.
+  ///   - instance: This process's name in the change log; a new random name when `nil`.
+  ///   - changeLogRetention: How long the change log keeps a row.
   /// - Throws: ``SQLiteDatabaseError/duplicateMigration(_:)`` before anything is opened, or
   ///   what the `migrator:` initializer throws.
   /// - Complexity: As the `migrator:` initializer, plus O(*m*) for *m* migrations.
@@ -130,11 +152,14 @@ public final class SQLiteDatabase: Sendable {
     configuration: Configuration = Configuration(),
     verifiesIntegrity: Bool = true,
     busyTimeout: Duration = .seconds(5),
-    creation: Creation = .ifMissing
+    creation: Creation = .ifMissing,
+    instance: String? = nil,
+    changeLogRetention: Duration = .seconds(3_600)
   ) throws(SQLiteDatabaseError) {
     try self.init(
       path: path, migrator: SQLiteMigration.migrator(migrations), configuration: configuration,
-      verifiesIntegrity: verifiesIntegrity, busyTimeout: busyTimeout, creation: creation)
+      verifiesIntegrity: verifiesIntegrity, busyTimeout: busyTimeout, creation: creation,
+      instance: instance, changeLogRetention: changeLogRetention)
   }
 
   /// Creates a private in-memory database with the app's schema steps: for tests and previews.
@@ -167,17 +192,21 @@ public final class SQLiteDatabase: Sendable {
       throw SQLiteDatabaseError(error, path: ":memory:")
     }
     return try SQLiteDatabase(
-      path: ":memory:", writer: queue, migrator: migrator, checksAfterOpening: nil)
+      path: ":memory:", writer: queue, migrator: migrator, checksAfterOpening: nil,
+      instance: nil, changeLogRetention: .seconds(3_600))
   }
 
   /// Migrates the opened database when it needs it. `checksAfterOpening` is set only when the
   /// file could not be checked before opening (a hot rollback journal had to be rolled back).
   private init(
     path: String, writer: any DatabaseWriter, migrator: DatabaseMigrator,
-    checksAfterOpening: (integrity: Bool, schema: Bool)?
+    checksAfterOpening: (integrity: Bool, schema: Bool)?, instance: String?,
+    changeLogRetention: Duration
   ) throws(SQLiteDatabaseError) {
     self.path = path
     self.writer = writer
+    self.instance = instance ?? Self.newInstanceName()
+    self.changeLogRetention = changeLogRetention
     do {
       if let checks = checksAfterOpening {
         try writer.read { db in
@@ -233,6 +262,9 @@ public final class SQLiteDatabase: Sendable {
     }
   }
 
+  /// Whether ``close()`` was called.
+  var hasClosed: Bool { isClosed.withLock { $0 } }
+
   /// Throws ``SQLiteDatabaseError/closed(path:)`` after ``close()``.
   private func checkOpen() throws(SQLiteDatabaseError) {
     if isClosed.withLock({ $0 }) { throw .closed(path: path) }
@@ -251,19 +283,25 @@ public final class SQLiteDatabase: Sendable {
   ///
   /// - Parameter table: The table to read.
   /// - Returns: The entities, in order.
+  /// It also records each row's version: the flushes write against it.
+  ///
   /// - Throws: ``SQLiteDatabaseError/undecodable(table:id:underlying:)`` when a row no longer
-  ///   decodes (nothing is skipped silently), ``SQLiteDatabaseError/closed(path:)`` after
+  ///   decodes (nothing is skipped silently), ``SQLiteDatabaseError/unversionedTable(table:)``
+  ///   for a table made by an earlier release, ``SQLiteDatabaseError/closed(path:)`` after
   ///   ``close()``, or the database's failure.
   /// - Complexity: O(*n*), the number of rows.
   public func load<Entity>(
     _ table: EntityTable<Entity>
   ) async throws(SQLiteDatabaseError) -> EntityStore<Entity> {
     try checkOpen()
+    let loaded: (store: EntityStore<Entity>, versions: [String: Int64])
     do {
-      return try await writer.read { db in try table.load(from: db) }
+      loaded = try await writer.read { db in try table.load(from: db) }
     } catch {
       throw classify(error)
     }
+    book.loaded(table.name, versions: loaded.versions)
+    return loaded.store
   }
 
   // MARK: - Writing
@@ -299,18 +337,86 @@ public final class SQLiteDatabase: Sendable {
 }
 
 extension SQLiteDatabase: PersistenceBackend {
-  /// Commits every writer's batch of a flush in one SQLite transaction: after a crash the
-  /// database holds all of a flush or none of it.
+  /// Commits every writer's batch of a flush in one SQLite transaction, each row at the version
+  /// this process last saw, with one change-log row per entity row: after a crash the database
+  /// holds all of a flush or none of it.
   ///
   /// - Parameter batches: The batches, in writer order.
-  /// - Throws: A ``SQLiteDatabaseError``: ``SQLiteDatabaseError/closed(path:)`` after
-  ///   ``close()``, a locked, full or read-only database, an entity that does not encode.
+  /// - Throws: ``/Persistence/RejectedWrites`` when rows can never be stored (nothing
+  ///   written: the middleware sets them aside and commits the rest),
+  ///   ``SQLiteDatabaseError/conflicts(_:)`` (nothing written), or another
+  ///   ``SQLiteDatabaseError``: ``SQLiteDatabaseError/closed(path:)`` after ``close()``, a
+  ///   locked, full or read-only database.
   /// - Complexity: O(*c*) statements, where *c* is the number of changes in the flush.
   public func commit(_ batches: [SQLiteBatch]) async throws {
     guard !batches.isEmpty else { return }
-    try await write { db in
-      for batch in batches { try batch.apply(db) }
+    try checkOpen()
+    let now = Date().timeIntervalSince1970
+    let prunes = lastPrune.withLock { last in
+      guard now - last >= 60 else { return false }
+      last = now
+      return true
     }
+    let cutoff = now - Double(changeLogRetention.components.seconds)
+    let flush: SQLiteFlush
+    do {
+      flush = try await writer.write { [book, instance] db in
+        var flush = SQLiteFlush(book: book, origin: instance, writtenAt: now)
+        for (offset, batch) in batches.enumerated() {
+          flush.batch = offset
+          try batch.apply(db, &flush)
+        }
+        if !flush.rejected.isEmpty { throw RejectedWrites(flush.rejected) }
+        if !flush.conflicts.isEmpty { throw SQLiteDatabaseError.conflicts(flush.conflicts) }
+        if prunes, try ChangeLog.exists(in: db) { try ChangeLog.prune(in: db, before: cutoff) }
+        return flush
+      }
+    } catch let refused as RejectedWrites {
+      throw refused
+    } catch {
+      throw classify(error)
+    }
+    book.committed(flush.written, flushed: flush.flushed, dropped: flush.dropped)
+  }
+}
+
+// MARK: - Conflicts
+
+extension SQLiteDatabase {
+  /// Resolves a conflict a flush reported; the next flush (the middleware's retry, or
+  /// `flush()`) then succeeds for that row.
+  ///
+  /// - Parameters:
+  ///   - conflict: A conflict from ``SQLiteDatabaseError/conflicts(_:)``.
+  ///   - resolution: Whose change stands: ``/Persistence/ConflictResolution/mine`` writes over
+  ///     the other process's row; ``/Persistence/ConflictResolution/theirs`` drops the local
+  ///     change (load the row into the state, with ``keepTheirs(_:in:)``).
+  public func resolve(_ conflict: PersistenceConflict, keeping resolution: ConflictResolution) {
+    book.resolve(conflict, keeping: resolution)
+  }
+
+  /// Resolves `conflicts` for the file's rows (as ``resolve(_:keeping:)`` with `.theirs`) and
+  /// returns those rows of `table`, for the state: dispatch them and apply them with
+  /// `EntityStore.apply(_:)`, as the feed's changes. The next flush drops the local changes.
+  ///
+  /// - Parameters:
+  ///   - conflicts: Conflicts a flush reported; those of other tables are left alone.
+  ///   - table: The table whose conflicts to resolve.
+  /// - Returns: The file's rows (a deletion where the row was deleted).
+  /// - Throws: ``SQLiteDatabaseError/undecodable(table:id:underlying:)`` when a row does not
+  ///   decode; nothing is resolved then.
+  /// - Complexity: O(*k*), the conflicts.
+  public func keepTheirs<Entity>(
+    _ conflicts: [PersistenceConflict], in table: EntityTable<Entity>
+  ) throws(SQLiteDatabaseError) -> RemoteChanges<Entity> {
+    try RemoteChanges(
+      resolving: conflicts, in: table.name, book: book, id: { table.id(described: $0) },
+      decode: { json, id throws(SQLiteDatabaseError) in try table.decode(json, id: id) })
+  }
+
+  /// A new random name for this process in the change log.
+  static func newInstanceName() -> String {
+    String(UUID().uuidString.prefix(13).lowercased())
   }
 }
 

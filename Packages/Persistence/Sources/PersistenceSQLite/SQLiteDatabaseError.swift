@@ -1,4 +1,5 @@
 public import GRDB
+public import Persistence
 
 import struct Foundation.FileAttributeKey
 import class Foundation.FileManager
@@ -40,8 +41,22 @@ public enum SQLiteDatabaseError: Error, Sendable {
   case cancelled
   /// Two ``SQLiteMigration``s share this identifier; nothing was opened.
   case duplicateMigration(String)
+  /// Rows another process changed, deleted or created since this one last read or wrote
+  /// them: the whole flush was rolled back, and fails again until each conflict is resolved
+  /// (``SQLiteDatabase/resolve(_:keeping:)``, ``SQLiteDatabase/keepTheirs(_:in:)``).
+  case conflicts([PersistenceConflict])
+  /// The table was made by a release before row versions: add a migration that calls
+  /// ``EntityTable/addVersions(in:)`` for it. Nothing was read or written.
+  case unversionedTable(table: String)
   /// Any other SQLite failure.
   case sqlite(DatabaseError)
+}
+
+extension SQLiteDatabaseError: PersistenceConflictReporting {
+  /// The conflicts of a ``conflicts(_:)`` failure; empty for any other.
+  public var conflicts: [PersistenceConflict] {
+    if case .conflicts(let conflicts) = self { conflicts } else { [] }
+  }
 }
 
 extension SQLiteDatabaseError {
@@ -109,6 +124,12 @@ extension SQLiteDatabaseError: CustomStringConvertible {
     case .cancelled: "cancelled"
     case .duplicateMigration(let identifier):
       "two migrations are named '\(identifier)': each needs its own identifier"
+    case .conflicts(let conflicts):
+      "\(conflicts.count) conflict(s) with another process: "
+        + conflicts.map(\.description).joined(separator: "; ")
+    case .unversionedTable(let table):
+      "table \(table) was made by an earlier release, without row versions: add "
+        + "SQLiteMigration(\"…-versions\") { db in try table.addVersions(in: db) } to the migrations"
     case .sqlite(let error): "\(error)"
     }
   }

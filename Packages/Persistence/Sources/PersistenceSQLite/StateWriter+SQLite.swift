@@ -3,8 +3,8 @@ public import Persistence
 
 extension StateWriter {
   /// A writer that persists the `EntityStore` at `keyPath` to `table`, without SQL, in the
-  /// store's order: loaded back with ``SQLiteDatabase/load(_:)``, the store is equal to the one
-  /// saved (``EntityTable`` says which reorderings the table does not follow).
+  /// store's order, each row at the version this process last saw (see ``EntityTable``):
+  /// loaded back with ``SQLiteDatabase/load(_:)``, the store is equal to the one saved.
   ///
   /// In a ``PersistenceMiddleware`` on the same database
   /// (``PersistenceMiddleware/init(database:writers:debounce:maxWait:retry:loopThreshold:clock:logger:)``),
@@ -19,6 +19,8 @@ extension StateWriter {
     table: EntityTable<Entity>,
     database: SQLiteDatabase
   ) {
-    self.init(keyPath: keyPath, backend: database) { SQLiteBatch($0, into: table) }
+    self.init(
+      keyPath: keyPath, backend: database, versions: database.book, table: table.name
+    ) { SQLiteBatch($0, into: table) }
   }
 }

@@ -73,26 +73,111 @@ import Testing
     var library = Library()
     library.tags.upsert(Tag(id: 1, name: "home"))
     library.notes.upsert(Note(id: "a", title: "fine"))
-    library.notes.upsert(Note(id: "b", title: "broken", score: .nan))
     persistence.afterReduce(state: &library)
+    // The notes table is gone: the tags writer runs first and succeeds, the notes writer
+    // fails, and nothing is committed.
+    try await database.writer.write { db in try db.execute(sql: "ALTER TABLE notes RENAME TO gone") }
 
-    // The tags writer runs first and succeeds, the notes writer fails: nothing is committed.
     #expect(await flushFailure(persistence) != nil)
     #expect(try count("tags", in: database) == 0)
-    #expect(try count("notes", in: database) == 0)
-    #expect(persistence.status.pendingCount == 3)
+    #expect(persistence.status.pendingCount == 2)
     let failure = try #require(persistence.status.lastError as? SQLiteDatabaseError)
-    guard case .unencodable(table: "notes", id: "b", _) = failure else {
+    guard case .sqlite(let error) = failure, error.message?.contains("notes") == true else {
       Issue.record("unexpected \(failure)")
       return
     }
 
-    library.notes.modify("b") { $0.score = 1 }
-    persistence.afterReduce(state: &library)
+    try await database.writer.write { db in try db.execute(sql: "ALTER TABLE gone RENAME TO notes") }
     try await persistence.flush()
     #expect(try count("tags", in: database) == 1)
-    #expect(try count("notes", in: database) == 2)
+    #expect(try count("notes", in: database) == 1)
     #expect(persistence.status.pendingCount == 0)
+    try await persistence.shutdown()
+  }
+
+  @Test func anEntityThatDoesNotEncodeIsSetAsideAndTheRestCommits() async throws {
+    let database = try SQLiteDatabase.inMemory(migrator: libraryMigrator())
+    let persistence = middleware(database)
+    var library = Library()
+    library.tags.upsert(Tag(id: 1, name: "home"))
+    library.notes.upsert(Note(id: "a", title: "fine"))
+    library.notes.upsert(Note(id: "b", title: "broken", score: .nan))
+    persistence.afterReduce(state: &library)
+
+    // Reported once, with its id; the others commit.
+    let failure = await flushFailure(persistence)
+    guard case .rejected(let rejected) = failure, rejected.count == 1 else {
+      Issue.record("unexpected \(String(describing: failure))")
+      return
+    }
+    #expect(rejected[0].table == "notes" && rejected[0].id == "b")
+    guard case .unencodable = rejected[0].reason else {
+      Issue.record("unexpected \(rejected[0].reason)")
+      return
+    }
+    #expect(try count("tags", in: database) == 1)
+    #expect(try count("notes", in: database) == 1)
+    #expect(persistence.status.rejected == rejected)
+    #expect(persistence.status.pendingCount == 0)
+    // Set aside: a later flush neither retries it nor reports it again.
+    library.tags.upsert(Tag(id: 2, name: "work"))
+    persistence.afterReduce(state: &library)
+    try await persistence.flush()
+    #expect(try count("tags", in: database) == 2)
+    #expect(persistence.status.rejected == rejected)
+
+    // Fixed in the state: the new value replaces the refused write.
+    library.notes.modify("b") { $0.score = 1 }
+    persistence.afterReduce(state: &library)
+    #expect(persistence.status.rejected.isEmpty)
+    try await persistence.flush()
+    #expect(try count("notes", in: database) == 2)
+    try await persistence.shutdown()
+  }
+
+  @Test func aRefusedWriteIsRetriedOrDiscardedWhenTheAppSaysSo() async throws {
+    let database = try SQLiteDatabase.inMemory(migrator: libraryMigrator())
+    let persistence = middleware(database)
+    // A rule of the app's schema the write breaks: SQLite refuses the row.
+    try await database.writer.write { db in
+      try db.execute(
+        sql: """
+          CREATE TRIGGER no_secrets BEFORE INSERT ON notes
+          WHEN json_extract(NEW.data, '$.title') = 'secret'
+          BEGIN SELECT RAISE(ABORT, 'no secrets'); END
+          """)
+    }
+    var library = Library()
+    library.notes.upsert(Note(id: "a", title: "secret"))
+    library.notes.upsert(Note(id: "b", title: "public"))
+    persistence.afterReduce(state: &library)
+    guard case .rejected(let rejected) = await flushFailure(persistence) else {
+      Issue.record("expected a rejection")
+      return
+    }
+    #expect(rejected.map(\.id) == ["a"])
+    guard case .refused(_, let message) = rejected[0].reason else {
+      Issue.record("unexpected \(rejected[0].reason)")
+      return
+    }
+    #expect(message.contains("no secrets"))
+    #expect(try count("notes", in: database) == 1)
+
+    // Kept for later: retried once the rule allows it.
+    try await database.writer.write { db in try db.execute(sql: "DROP TRIGGER no_secrets") }
+    persistence.retryRejected()
+    #expect(persistence.status.rejected.isEmpty && persistence.status.pendingCount == 1)
+    try await persistence.flush()
+    #expect(try count("notes", in: database) == 2)
+
+    // Discarded: never written.
+    library.notes.upsert(Note(id: "c", title: "broken", score: .nan))
+    persistence.afterReduce(state: &library)
+    #expect(await flushFailure(persistence) != nil)
+    persistence.discardRejected(persistence.status.rejected)
+    #expect(persistence.status.rejected.isEmpty && persistence.status.pendingCount == 0)
+    try await persistence.flush()
+    #expect(try count("notes", in: database) == 2)
     try await persistence.shutdown()
   }
 

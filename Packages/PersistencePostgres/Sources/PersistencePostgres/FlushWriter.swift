@@ -1,17 +1,11 @@
 import Logging
+import Persistence
 import PostgresNIO
 
 /// What one flush's transaction did so far: the rows it wrote (for the versions this instance
 /// has seen) and the conflicts it met.
 struct FlushOutcome: Sendable {
-  struct Change: Sendable {
-    let table: String
-    let id: String
-    let version: Int64
-    let isDeletion: Bool
-  }
-
-  var log: [Change] = []
+  var log: [VersionBook.Change] = []
   var conflicts: [PersistenceConflict] = []
 }
 
@@ -184,6 +178,8 @@ struct FlushWriter {
           binds: try binds(ids)), logger: logger)
       var existing: [String] = []
       for try await id in rows.decode(String.self) { existing.append(id) }
+      // NB: a unique index of the app's own, not the primary key: the server refuses rows.
+      guard !existing.isEmpty else { throw error }
       return existing
     }
     try await connection.query("RELEASE SAVEPOINT reduxkit_insert", logger: logger)

@@ -276,26 +276,19 @@ public final class PostgresBackend: PersistenceBackend {
 
   // MARK: - Conflicts
 
-  /// Whose change stands when a conflict is resolved.
-  public enum Resolution: Sendable {
-    /// This instance's pending change: the next flush overwrites the server's row.
-    case mine
-    /// The server's row: this instance's pending change to it is dropped at the next flush
-    /// (load the server's value into the state, for instance from ``PersistenceConflict/currentJSON``).
-    case theirs
-  }
+  /// Whose change stands when a conflict is resolved: the same choices as on SQLite.
+  public typealias Resolution = ConflictResolution
 
   /// Resolves a conflict a flush reported; the next flush (the middleware's retry, or
   /// `flush()`) then succeeds for that row.
   ///
   /// - Parameters:
   ///   - conflict: A conflict from ``PostgresBackendError/conflicts(_:)``.
-  ///   - resolution: Whose change stands.
+  ///   - resolution: Whose change stands: `.mine` overwrites the server's row at the next
+  ///     flush; `.theirs` drops this instance's pending change (load the server's value into
+  ///     the state, for instance with ``keepTheirs(_:in:)``).
   public func resolve(_ conflict: PersistenceConflict, keeping resolution: Resolution) {
-    switch resolution {
-    case .mine: book.overwrite(conflict.table, id: conflict.id, at: conflict.currentVersion)
-    case .theirs: book.drop(conflict.table, id: conflict.id, at: conflict.currentVersion)
-    }
+    book.resolve(conflict, keeping: resolution)
   }
 
   /// Resolves `conflicts` for the server's rows (as ``resolve(_:keeping:)`` with `.theirs`)
@@ -311,20 +304,9 @@ public final class PostgresBackend: PersistenceBackend {
   public func keepTheirs<Entity>(
     _ conflicts: [PersistenceConflict], in table: PostgresTable<Entity>
   ) throws(PostgresBackendError) -> RemoteChanges<Entity> {
-    var changes: [RemoteChanges<Entity>.Change] = []
-    let ofTable = conflicts.filter { $0.table == table.name }
-    for conflict in ofTable {
-      guard let id = Entity.ID(conflict.id) else { continue }
-      let entity = try conflict.currentJSON.map { json throws(PostgresBackendError) in
-        try table.decode(json, id: conflict.id)
-      }
-      changes.append(
-        .init(id: id, entity: entity, version: conflict.currentVersion ?? 0, origin: "server"))
-    }
-    for conflict in ofTable { resolve(conflict, keeping: .theirs) }
-    var remote = RemoteChanges(table: table.name, changes: changes, book: book)
-    remote.resolvesConflicts = true
-    return remote
+    try RemoteChanges(
+      resolving: conflicts, in: table.name, book: book, id: { Entity.ID($0) },
+      decode: { json, id throws(PostgresBackendError) in try table.decode(json, id: id) })
   }
 
   // MARK: - Writing
@@ -332,10 +314,16 @@ public final class PostgresBackend: PersistenceBackend {
   /// Commits every writer's batch of a flush in one transaction, each row at the version this
   /// instance last saw, with one change-log row per entity.
   ///
+  /// A row the server refuses for good (a value a column cannot hold, such as a NUL character
+  /// in `jsonb`; a constraint it breaks) does not stop the others: the flush is rolled back,
+  /// the refused rows are found (each tried alone, in a transaction rolled back too) and
+  /// thrown as ``/Persistence/RejectedWrites``, and the middleware commits the rest at once.
+  ///
   /// - Parameter batches: The batches, in writer order.
-  /// - Throws: ``PostgresBackendError/conflicts(_:)`` (nothing written),
-  ///   ``PostgresBackendError/connectionLost(underlying:)``,
-  ///   ``PostgresBackendError/unencodable(table:id:underlying:)``, ``PostgresBackendError/closed``.
+  /// - Throws: ``/Persistence/RejectedWrites`` (nothing written: an entity that does not
+  ///   encode, a row the server refuses), ``PostgresBackendError/conflicts(_:)`` (nothing
+  ///   written), ``PostgresBackendError/connectionLost(underlying:)``,
+  ///   ``PostgresBackendError/closed``.
   public func commit(_ batches: [PostgresBatch]) async throws {
     guard !batches.isEmpty else { return }
     var bases: [String: VersionBook.FlushBases] = [:]
@@ -343,6 +331,28 @@ public final class PostgresBackend: PersistenceBackend {
       bases[batch.table] = book.bases(
         batch.table, ids: batch.writes.lazy.map(\.id) + batch.deletions)
     }
+    let unencodable = batches.enumerated().flatMap { offset, batch in
+      batch.writes.compactMap { write -> RejectedWrite? in
+        guard case .failure(let error) = write.json else { return nil }
+        return RejectedWrite(
+          batch: offset, table: batch.table, id: write.id, reason: .unencodable("\(error)"))
+      }
+    }
+    guard unencodable.isEmpty else { throw RejectedWrites(unencodable) }
+    do {
+      try await write(batches, bases: bases)
+    } catch {
+      guard error.refusesRows else { throw error }
+      let refused = try await refusedRows(of: batches, bases: bases)
+      guard !refused.isEmpty else { throw error }
+      throw RejectedWrites(refused)
+    }
+  }
+
+  /// Writes the batches in one transaction, and records what committed.
+  private func write(_ batches: [PostgresBatch], bases: [String: VersionBook.FlushBases])
+    async throws(PostgresBackendError)
+  {
     let instance = instance
     let logger = logger
     let started = ContinuousClock.now
@@ -366,8 +376,68 @@ public final class PostgresBackend: PersistenceBackend {
       throw error
     }
     recorder.flushCommitted(latency: ContinuousClock.now - started)
-    book.committed(outcome.log, batches: batches, dropped: bases)
+    var flushed: [String: [String]] = [:]
+    for batch in batches {
+      // NB: every row of the batches: written, dropped, or already gone.
+      flushed[batch.table, default: []] += batch.writes.map(\.id) + batch.deletions
+    }
+    book.committed(outcome.log, flushed: flushed, dropped: bases)
     if !outcome.log.isEmpty { await wakeTheOtherInstances() }
+  }
+
+  /// The rows of `batches` the server refuses for good, each tried alone in a savepoint of a
+  /// transaction that is rolled back: nothing is written.
+  ///
+  /// - Complexity: O(*c*) statements, the rows of the batches: only after a flush was refused.
+  private func refusedRows(
+    of batches: [PostgresBatch], bases: [String: VersionBook.FlushBases]
+  ) async throws(PostgresBackendError) -> [RejectedWrite] {
+    let instance = instance
+    let logger = logger
+    do {
+      try await transaction { connection in
+        var refused: [RejectedWrite] = []
+        for (offset, batch) in batches.enumerated() {
+          let rows =
+            batch.deletions.map { batch.only(deletion: $0) }
+            + batch.writes.map { batch.only(write: $0) }
+          for row in rows {
+            try await connection.query("SAVEPOINT reduxkit_row", logger: logger)
+            do {
+              var ignored = FlushOutcome()
+              try await FlushWriter(
+                batch: row, connection: connection, instance: instance, logger: logger,
+                bases: bases[batch.table] ?? VersionBook.FlushBases()
+              ).write(into: &ignored)
+            } catch {
+              let classified = PostgresBackendError(error)
+              guard case .server(let state, let message) = classified, classified.refusesRows
+              else { throw error }
+              refused.append(
+                RejectedWrite(
+                  batch: offset, table: batch.table,
+                  id: row.writes.first?.id ?? row.deletions.first ?? "",
+                  isDeletion: row.writes.isEmpty, reason: .refused(code: state, message: message)
+                ))
+            }
+            try await connection.query("ROLLBACK TO SAVEPOINT reduxkit_row", logger: logger)
+          }
+        }
+        // NB: thrown, so that the transaction is rolled back: the diagnosis writes nothing.
+        throw Diagnosis(refused: refused)
+      }
+    } catch {
+      guard case .other(let inner) = error, let diagnosis = inner as? Diagnosis else {
+        throw error
+      }
+      return diagnosis.refused
+    }
+    return []
+  }
+
+  /// What ``refusedRows(of:bases:)`` found, thrown to roll its transaction back.
+  private struct Diagnosis: Error {
+    let refused: [RejectedWrite]
   }
 
   /// Wakes the other instances' feeds, after the commit: a wake-up only (the feeds read the

@@ -1,3 +1,4 @@
+public import Persistence
 import PostgresNIO
 
 /// Why a PostgreSQL database could not be opened, read or written.
@@ -107,5 +108,22 @@ public enum PostgresBackendError: Error, CustomStringConvertible {
     default:
       self = .other(error)
     }
+  }
+}
+
+extension PostgresBackendError {
+  /// Whether the server refused a row for good, so that retrying it cannot succeed: a data
+  /// exception (class 22: a NUL character in `jsonb`, a value out of range), an integrity
+  /// constraint (class 23), a program limit (class 54: a row too large for an index).
+  var refusesRows: Bool {
+    guard case .server(let state, _) = self else { return false }
+    return state.hasPrefix("22") || state.hasPrefix("23") || state.hasPrefix("54")
+  }
+}
+
+extension PostgresBackendError: PersistenceConflictReporting {
+  /// The conflicts of a ``conflicts(_:)`` failure; empty for any other.
+  public var conflicts: [PersistenceConflict] {
+    if case .conflicts(let conflicts) = self { conflicts } else { [] }
   }
 }

@@ -17,4 +17,18 @@ public struct PostgresBatch: Sendable {
 
   /// The number of writes and deletions.
   public var count: Int { writes.count + deletions.count }
+
+  /// The batch of `write` alone.
+  func only(write: Write) -> PostgresBatch {
+    PostgresBatch(
+      table: table, quotedName: quotedName, quotedSequence: quotedSequence,
+      lastWriterWins: lastWriterWins, writes: [write], deletions: [])
+  }
+
+  /// The batch of the deletion of `id` alone.
+  func only(deletion id: String) -> PostgresBatch {
+    PostgresBatch(
+      table: table, quotedName: quotedName, quotedSequence: quotedSequence,
+      lastWriterWins: lastWriterWins, writes: [], deletions: [id])
+  }
 }

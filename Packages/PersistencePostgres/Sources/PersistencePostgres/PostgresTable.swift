@@ -16,13 +16,10 @@ public import PostgresNIO
 /// ```
 public struct PostgresTable<Entity: Codable & Identifiable & Equatable & Sendable>: Sendable
 where Entity.ID: LosslessStringConvertible & Sendable {
-  /// What a write does to a row another instance changed since this one saw it.
-  public enum ConflictPolicy: Sendable {
-    /// Refuse the flush with ``PostgresBackendError/conflicts(_:)`` (the default).
-    case reject
-    /// Overwrite: the last flush wins. Only when the app asks for it.
-    case lastWriterWins
-  }
+  /// What a write does to a row another instance changed since this one saw it: refuse the
+  /// flush with ``PostgresBackendError/conflicts(_:)`` (the default), or overwrite (only when
+  /// the app asks for it). The same choices as on SQLite.
+  public typealias ConflictPolicy = Persistence.ConflictPolicy
 
   /// The table's name.
   public let name: String

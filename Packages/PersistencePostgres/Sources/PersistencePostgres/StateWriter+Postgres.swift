@@ -16,9 +16,8 @@ extension StateWriter {
     table: PostgresTable<Entity>,
     database: PostgresBackend
   ) {
-    let book = database.book
     self.init(
-      keyPath: keyPath, backend: database, batch: { table.batch($0) },
-      drained: { changes in book.queued(table.name, ids: changes.lazy.map { "\($0.id)" }) })
+      keyPath: keyPath, backend: database, versions: database.book, table: table.name,
+      batch: { table.batch($0) })
   }
 }

@@ -1,0 +1,158 @@
+public import EntityTracking
+
+/// Other writers' changes to one table, as a backend's change feed read them (another process
+/// on the same SQLite file, another instance on the same PostgreSQL database): the payload of
+/// an app action marked as remote. A reducer applies them with `EntityStore.apply(_:)`, which
+/// records nothing, so they are never written back.
+///
+/// ```swift
+/// enum AppAction { case cardsChanged(RemoteChanges<Card>), … }
+/// case .cardsChanged(let changes): state.cards.apply(changes)
+/// ```
+public struct RemoteChanges<Entity: Identifiable & Equatable & Sendable>: Sendable, Equatable
+where Entity.ID: Sendable {
+  /// One row's change: its latest value, or its deletion.
+  public struct Change: Sendable, Equatable {
+    /// The entity's id.
+    public let id: Entity.ID
+    /// The row's value, or `nil` when it was deleted.
+    public let entity: Entity?
+    /// The row's version after the change.
+    public let version: Int64
+    /// The writer (process or instance) that made it.
+    public let origin: String
+    /// Whether the writer placed the entity after every other (a move, in a store whose order
+    /// is insertion order): applied, it goes last here too.
+    public let placedLast: Bool
+
+    /// Creates a change (a backend's feed does).
+    ///
+    /// - Parameters:
+    ///   - id: The entity's id.
+    ///   - entity: Its value, `nil` for a deletion.
+    ///   - version: The row's version after the change.
+    ///   - origin: The writer that made it.
+    ///   - placedLast: Whether the writer moved it to the end.
+    public init(id: Entity.ID, entity: Entity?, version: Int64, origin: String, placedLast: Bool = false) {
+      self.id = id
+      self.entity = entity
+      self.version = version
+      self.origin = origin
+      self.placedLast = placedLast
+    }
+  }
+
+  /// The table's name.
+  public let table: String
+  /// The changes, in commit order, one per row.
+  public let changes: [Change]
+  let book: VersionBook
+  /// Whether they are the database's rows of resolved conflicts: applied whatever the versions.
+  let resolvesConflicts: Bool
+
+  /// Other writers' changes, checked against `book` when applied.
+  ///
+  /// - Parameters:
+  ///   - table: The table's name.
+  ///   - changes: One per row, in commit order.
+  ///   - book: The versions the app has seen: a change it has seen, or one to a row it has a
+  ///     pending change of, is not applied.
+  public init(table: String, changes: [Change], book: VersionBook) {
+    self.table = table
+    self.changes = changes
+    self.book = book
+    resolvesConflicts = false
+  }
+
+  /// The database's rows of `conflicts` (those of `table`), resolved for the database: the
+  /// next flush drops the local changes, and these changes, applied, put the database's rows
+  /// in the state. The one implementation of every backend's `keepTheirs(_:in:)`.
+  ///
+  /// - Parameters:
+  ///   - conflicts: Conflicts a flush reported; those of other tables are left alone.
+  ///   - table: The table's name.
+  ///   - book: The backend's versions, where the resolution is recorded.
+  ///   - id: Parses a stored id; a conflict whose id does not parse is left alone.
+  ///   - decode: Decodes a row's JSON.
+  /// - Throws: What `decode` throws; nothing is resolved then.
+  public init<Failure: Error>(
+    resolving conflicts: [PersistenceConflict], in table: String, book: VersionBook,
+    id: (String) -> Entity.ID?,
+    decode: (_ json: String, _ id: String) throws(Failure) -> Entity
+  ) throws(Failure) {
+    var changes: [Change] = []
+    var resolved: [PersistenceConflict] = []
+    for conflict in conflicts where conflict.table == table {
+      guard let parsed = id(conflict.id) else { continue }
+      let entity = try conflict.currentJSON.map { json throws(Failure) in
+        try decode(json, conflict.id)
+      }
+      changes.append(
+        Change(id: parsed, entity: entity, version: conflict.currentVersion ?? 0, origin: "database"))
+      resolved.append(conflict)
+    }
+    for conflict in resolved { book.resolve(conflict, keeping: .theirs) }
+    self.table = table
+    self.changes = changes
+    self.book = book
+    resolvesConflicts = true
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.table == rhs.table && lhs.changes == rhs.changes
+      && lhs.resolvesConflicts == rhs.resolvesConflicts
+  }
+}
+
+extension EntityStore {
+  /// Applies other writers' changes without recording them (hydration): they are not
+  /// written back. A new entity goes last, and so does one its writer placed last (moved); a
+  /// changed one stays in place.
+  ///
+  /// A change this app has already seen (its own write, or an older version) is skipped. So is
+  /// a row with a local change still waiting for a flush: the local value stays in the state,
+  /// and the flush reports the conflict (a ``PersistenceConflict``), to be resolved with the
+  /// backend's `resolve(_:keeping:)` or `keepTheirs(_:in:)`. Apply them in an action of their
+  /// own, not after edits of the same store in one reduce.
+  ///
+  /// - Parameter remote: Changes delivered by a change feed.
+  /// - Returns: The ids left alone because a local change to them waits for a flush.
+  /// - Complexity: O(*c*) amortized, the changes.
+  @discardableResult
+  public mutating func apply(_ remote: RemoteChanges<Entity>) -> [Entity.ID] {
+    var heldBack: [Entity.ID] = []
+    var written: [Entity] = []
+    for change in remote.changes {
+      if !remote.resolvesConflicts {
+        let verdict = remote.book.applyRemote(
+          remote.table, id: "\(change.id)", version: change.version,
+          isDeletion: change.entity == nil)
+        switch verdict {
+        case .alreadySeen: continue
+        case .heldBack:
+          heldBack.append(change.id)
+          continue
+        case .apply: break
+        }
+      }
+      guard let entity = change.entity else {
+        removeWithoutRecording(change.id)
+        continue
+      }
+      if change.placedLast {
+        // NB: written in order, so that an earlier change of this delivery is not placed after
+        // this one.
+        if !written.isEmpty {
+          merge(from: EntityStore(written)) { _, incoming in incoming }
+          written.removeAll()
+        }
+        removeWithoutRecording(change.id)
+      }
+      written.append(entity)
+    }
+    if !written.isEmpty {
+      merge(from: EntityStore(written)) { _, incoming in incoming }
+    }
+    return heldBack
+  }
+}

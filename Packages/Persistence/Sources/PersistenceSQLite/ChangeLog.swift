@@ -1,0 +1,68 @@
+import GRDB
+
+/// The change log of a SQLite file: one row per entity row a flush wrote or deleted, in commit
+/// order, which the other processes on the file read (``SQLiteChangeFeed``).
+///
+/// NB: SQLite commits one write transaction at a time, holding the write lock from its first
+/// write to its commit, so sequence numbers taken inside a transaction become visible in their
+/// order: a reader "after number N" never skips a commit (unlike PostgreSQL, whose sequences
+/// are taken in insertion order and become visible in commit order). Pruning keeps the last
+/// row, so the numbers never restart and stay contiguous: a reader whose next number is gone
+/// knows it lost its place.
+enum ChangeLog {
+  static let table = "reduxkit_change_log"
+
+  /// Creates the log, if no table created it before. Run from a migration.
+  static func create(in db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE IF NOT EXISTS \(table) (
+          seq INTEGER PRIMARY KEY,
+          table_name TEXT NOT NULL,
+          entity_id NOT NULL,
+          version INTEGER NOT NULL,
+          deleted INTEGER NOT NULL,
+          placed_last INTEGER NOT NULL,
+          origin TEXT NOT NULL,
+          written_at REAL NOT NULL)
+        """)
+  }
+
+  /// The statement that logs one row, its table, origin and time bound: ``Entry/log(_:)`` binds
+  /// the rest per row.
+  static func statement(
+    in db: Database, table name: String, origin: String, writtenAt: Double
+  ) throws -> Statement {
+    let statement = try db.cachedStatement(
+      sql: """
+        INSERT INTO \(table)
+          (table_name, origin, written_at, entity_id, version, deleted, placed_last)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """)
+    try statement.setArguments([name, origin, writtenAt, DatabaseValue.null, 0, 0, 0])
+    return statement
+  }
+
+  /// Deletes the rows written before `cutoff`, but the last one (the numbering goes on from it).
+  ///
+  /// - Complexity: O(*n*), the rows of the log.
+  static func prune(in db: Database, before cutoff: Double) throws {
+    try db.execute(
+      sql: """
+        DELETE FROM \(table) WHERE written_at < ? AND seq < (SELECT max(seq) FROM \(table))
+        """, arguments: [cutoff])
+  }
+
+  /// The lowest and highest numbers in the log; `nil` when it is empty.
+  static func bounds(in db: Database) throws -> (first: Int64, last: Int64)? {
+    guard let row = try Row.fetchOne(db, sql: "SELECT min(seq), max(seq) FROM \(table)"),
+      let first: Int64 = row[0], let last: Int64 = row[1]
+    else { return nil }
+    return (first, last)
+  }
+
+  /// Whether the file has a change log (a table made by this release, or migrated to it).
+  static func exists(in db: Database) throws -> Bool {
+    try db.tableExists(table)
+  }
+}

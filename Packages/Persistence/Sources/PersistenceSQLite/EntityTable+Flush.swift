@@ -1,0 +1,331 @@
+import EntityTracking
+import GRDB
+import GRDBSQLite
+import Persistence
+
+import struct Foundation.Data
+
+extension EntityTable {
+  /// Writes `changes` in `db`'s transaction, each row at the version the process last saw:
+  /// removes the deletions, replaces the writes in place (a new id goes last), stores the
+  /// entities placed last after every other row, in their order, and logs each row.
+  ///
+  /// A row found at another version is a conflict and a row the database refuses (or an
+  /// entity that does not encode) a rejected write: both are recorded in `flush`, and the
+  /// caller rolls the transaction back. Other failures (a full disk, a lock) are thrown.
+  ///
+  /// It runs on the database's writer queue, never on the caller's actor: encoding a large
+  /// flush does not block the main actor.
+  func apply(_ changes: EntityChanges<Entity>, in db: Database, flush: inout SQLiteFlush) throws {
+    try checkVersioned(db)
+    let deletionKeys = changes.deletions.map { "\($0)" }
+    let writeKeys = changes.writes.map { "\($0.id)" }
+    let bases = flush.book.bases(name, ids: deletionKeys + writeKeys)
+    flush.flushed[name, default: []] += deletionKeys + writeKeys
+    if !bases.dropped.isEmpty { flush.dropped[name] = bases }
+    var rows = RowWriter(
+      table: self, db: db,
+      log: try ChangeLog.statement(
+        in: db, table: name, origin: flush.origin, writtenAt: flush.writtenAt))
+
+    for (id, key) in zip(changes.deletions, deletionKeys) where bases.dropped[key] == nil {
+      try rows.delete(id, key: key, base: bases.versions[key], flush: &flush)
+    }
+    guard !changes.writes.isEmpty else { return }
+    var isPlacedLast = [Bool](repeating: false, count: changes.writes.count)
+    let placedLast = placedLastOffsets(of: changes)
+    for offset in placedLast { isPlacedLast[offset] = true }
+    let encoder = EntityJSONEncoder()
+    func write(at offset: Int) throws {
+      let entity = changes.writes[offset]
+      let key = writeKeys[offset]
+      guard bases.dropped[key] == nil else { return }
+      let fallback: Data?
+      do {
+        fallback = try encoder.encodeInPlace(entity)
+      } catch {
+        flush.rejected.append(
+          RejectedWrite(
+            batch: flush.batch, table: name, id: key, reason: .unencodable("\(error)")))
+        return
+      }
+      let base = bases.versions[key]
+      let placed = isPlacedLast[offset]
+      if let fallback {
+        try fallback.withUnsafeBytes { data in
+          try rows.write(entity.id, key: key, data: data, base: base, placedLast: placed, flush: &flush)
+        }
+      } else {
+        try encoder.withBytes { data in
+          try rows.write(entity.id, key: key, data: data, base: base, placedLast: placed, flush: &flush)
+        }
+      }
+    }
+    // NB: the rows placed last are written after the others, in their order, so that they
+    // take the largest rowids: the rowid orders the rows.
+    for offset in changes.writes.indices where !isPlacedLast[offset] { try write(at: offset) }
+    for offset in placedLast { try write(at: offset) }
+  }
+
+  /// The offsets in `changes.writes` of the ids placed last, in their order: given by a
+  /// writer's batch, or found by hashing for a batch made by hand.
+  private func placedLastOffsets(of changes: EntityChanges<Entity>) -> [Int] {
+    if let offsets = changes.placedLastOffsets { return offsets }
+    guard !changes.placedLast.isEmpty else { return [] }
+    var offsets: [Entity.ID: Int] = [:]
+    offsets.reserveCapacity(changes.writes.count)
+    for offset in changes.writes.indices { offsets[changes.writes[offset].id] = offset }
+    return changes.placedLast.compactMap { offsets[$0] }
+  }
+}
+
+/// Writes one table's rows of a flush with prepared statements whose values are bound in
+/// place, checks each against its base version, and logs it.
+///
+/// NB: the values are bound in place, on statements prepared for them, rather than passed to
+/// `execute(arguments:)`: building and checking a `StatementArguments` per row, then binding it
+/// through GRDB's generic, nested temporary bindings, cost more than SQLite's own work. A blob is
+/// bound without a copy (`SQLITE_STATIC`) for the duration of the step only, then unbound.
+private struct RowWriter<Entity: Codable & Identifiable & Equatable & Sendable>
+where Entity.ID: DatabaseValueConvertible & Sendable {
+  let table: EntityTable<Entity>
+  let db: Database
+  let log: Statement
+
+  private var name: String { table.quotedName }
+  private var lastWriterWins: Bool { table.conflictPolicy == .lastWriterWins }
+
+  // MARK: - Rows
+
+  /// Deletes a row at its base version (any version under last-writer-wins).
+  mutating func delete(_ id: Entity.ID, key: String, base: Int64?, flush: inout SQLiteFlush)
+    throws
+  {
+    if lastWriterWins {
+      let statement = try db.cachedStatement(
+        sql: "DELETE FROM \(name) WHERE id = ? RETURNING version")
+      guard let version = try Int64.fetchOne(statement, arguments: [id]) else { return }
+      try logged(id, key: key, version: version + 1, deleted: true, flush: &flush)
+      return
+    }
+    let statement = try prepare("DELETE FROM \(name) WHERE id = ? AND version = ?", count: 2)
+    let found = try run(statement, isDeletion: true, key: key, flush: &flush) { sqlite in
+      try bind(id, at: 1, of: statement, sqlite)
+      try check(sqlite3_bind_int64(sqlite, 2, base ?? -1), statement)
+    }
+    switch found {
+    case .changed:
+      try logged(id, key: key, version: (base ?? 0) + 1, deleted: true, flush: &flush)
+    case .unchanged:
+      // NB: a row already gone is no conflict: both wanted it deleted.
+      if let conflict = try conflict(id, key: key, base: base), conflict.currentVersion != nil {
+        flush.conflicts.append(conflict)
+      }
+    case .refused: break
+    }
+  }
+
+  /// Writes an entity's JSON: updates its row at its base version (or deletes it there and
+  /// inserts it last when `placedLast`), or inserts a row new to this process.
+  mutating func write(
+    _ id: Entity.ID, key: String, data: UnsafeRawBufferPointer, base: Int64?, placedLast: Bool,
+    flush: inout SQLiteFlush
+  ) throws {
+    if lastWriterWins {
+      try overwrite(id, key: key, data: data, placedLast: placedLast, flush: &flush)
+      return
+    }
+    guard let base else {
+      // New to this process: a row there already was created by another one.
+      let insert = try prepare(
+        "INSERT INTO \(name) (id, data, version) VALUES (?, ?, 1)", count: 2)
+      switch try run(insert, key: key, flush: &flush, bindings: { sqlite in
+        try bind(id, at: 1, of: insert, sqlite)
+        try bind(data, at: 2, of: insert, sqlite)
+      }) {
+      case .changed: try logged(id, key: key, version: 1, deleted: false, flush: &flush)
+      case .unchanged:
+        if let conflict = try conflict(id, key: key, base: nil) { flush.conflicts.append(conflict) }
+      case .refused: break
+      }
+      return
+    }
+    if placedLast {
+      let delete = try prepare("DELETE FROM \(name) WHERE id = ? AND version = ?", count: 2)
+      let found = try run(delete, key: key, flush: &flush) { sqlite in
+        try bind(id, at: 1, of: delete, sqlite)
+        try check(sqlite3_bind_int64(sqlite, 2, base), delete)
+      }
+      guard found == .changed else {
+        if found == .unchanged, let conflict = try conflict(id, key: key, base: base) {
+          flush.conflicts.append(conflict)
+        }
+        return
+      }
+      let insert = try prepare(
+        "INSERT INTO \(name) (id, data, version) VALUES (?, ?, ?)", count: 3)
+      guard
+        try run(insert, key: key, flush: &flush, bindings: { sqlite in
+          try bind(id, at: 1, of: insert, sqlite)
+          try bind(data, at: 2, of: insert, sqlite)
+          try check(sqlite3_bind_int64(sqlite, 3, base + 1), insert)
+        }) == .changed
+      else { return }
+      try logged(id, key: key, version: base + 1, deleted: false, placedLast: true, flush: &flush)
+      return
+    }
+    let update = try prepare(
+      "UPDATE \(name) SET data = ?, version = version + 1 WHERE id = ? AND version = ?", count: 3)
+    switch try run(update, key: key, flush: &flush, bindings: { sqlite in
+      try bind(data, at: 1, of: update, sqlite)
+      try bind(id, at: 2, of: update, sqlite)
+      try check(sqlite3_bind_int64(sqlite, 3, base), update)
+    }) {
+    case .changed: try logged(id, key: key, version: base + 1, deleted: false, flush: &flush)
+    case .unchanged:
+      if let conflict = try conflict(id, key: key, base: base) { flush.conflicts.append(conflict) }
+    case .refused: break
+    }
+  }
+
+  /// Writes under last-writer-wins: whatever the row's version, at the version after it.
+  private mutating func overwrite(
+    _ id: Entity.ID, key: String, data: UnsafeRawBufferPointer, placedLast: Bool,
+    flush: inout SQLiteFlush
+  ) throws {
+    let blob = Data(data)
+    var version: Int64 = 1
+    do {
+      if placedLast {
+        let delete = try db.cachedStatement(
+          sql: "DELETE FROM \(name) WHERE id = ? RETURNING version")
+        version = (try Int64.fetchOne(delete, arguments: [id]) ?? 0) + 1
+        try db.execute(
+          sql: "INSERT INTO \(name) (id, data, version) VALUES (?, ?, ?)",
+          arguments: [id, blob, version])
+      } else {
+        let upsert = try db.cachedStatement(
+          sql: """
+            INSERT INTO \(name) (id, data, version) VALUES (?, ?, 1)
+            ON CONFLICT(id) DO UPDATE SET data = excluded.data, version = version + 1
+            RETURNING version
+            """)
+        version = try Int64.fetchOne(upsert, arguments: [id, blob]) ?? 1
+      }
+    } catch let error as DatabaseError where Self.isRefusal(error) {
+      flush.rejected.append(refusal(error, key: key, isDeletion: false, batch: flush.batch))
+      return
+    }
+    try logged(id, key: key, version: version, deleted: false, placedLast: placedLast, flush: &flush)
+  }
+
+  /// The row of `id` now, as a conflict with `base`; `nil` when the row is gone and the write
+  /// did not expect it (an update of a row deleted meanwhile is a conflict, with no version).
+  private func conflict(_ id: Entity.ID, key: String, base: Int64?) throws -> PersistenceConflict? {
+    let statement = try db.cachedStatement(sql: "SELECT version, data FROM \(name) WHERE id = ?")
+    let row = try Row.fetchOne(statement, arguments: [id])
+    let current: Int64? = row?[0]
+    let json = (row?[1] as Data?).map { String(decoding: $0, as: UTF8.self) }
+    guard current != nil || base != nil else { return nil }
+    return PersistenceConflict(
+      table: table.name, id: key, expectedVersion: base, currentVersion: current,
+      currentJSON: json)
+  }
+
+  // MARK: - Statements
+
+  enum Outcome {
+    /// The statement changed one row.
+    case changed
+    /// It matched no row (a row at another version), or found the primary key taken.
+    case unchanged
+    /// The database refused the row for good: recorded in the flush.
+    case refused
+  }
+
+  /// Runs `statement` after `bindings`, and says whether it changed a row; a refusal of the
+  /// row is recorded in `flush`, any other failure thrown.
+  private func run(
+    _ statement: Statement, isDeletion: Bool = false, key: String, flush: inout SQLiteFlush,
+    bindings: (SQLiteStatement) throws -> Void
+  ) throws -> Outcome {
+    let sqlite = statement.sqliteStatement
+    // NB: binding needs a statement reset since its last step. What `sqlite3_reset` returns
+    // is the error of that last step, already thrown by the `execute()` that ran it.
+    _ = sqlite3_reset(sqlite)
+    try bindings(sqlite)
+    defer { _ = sqlite3_clear_bindings(sqlite) }
+    do {
+      try statement.execute()
+    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+      return .unchanged
+    } catch let error as DatabaseError where Self.isRefusal(error) {
+      flush.rejected.append(refusal(error, key: key, isDeletion: isDeletion, batch: flush.batch))
+      return .refused
+    }
+    return db.changesCount > 0 ? .changed : .unchanged
+  }
+
+  /// Whether SQLite refused a row for good: retrying the same row cannot succeed.
+  private static func isRefusal(_ error: DatabaseError) -> Bool {
+    switch error.resultCode {
+    case .SQLITE_CONSTRAINT, .SQLITE_TOOBIG, .SQLITE_MISMATCH: true
+    default: false
+    }
+  }
+
+  private func refusal(_ error: DatabaseError, key: String, isDeletion: Bool, batch: Int)
+    -> RejectedWrite
+  {
+    RejectedWrite(
+      batch: batch, table: table.name, id: key, isDeletion: isDeletion,
+      reason: .refused(
+        code: "\(error.extendedResultCode)", message: error.message ?? "\(error.resultCode)"))
+  }
+
+  /// Logs a row written or deleted, and records it for the process's versions.
+  private mutating func logged(
+    _ id: Entity.ID, key: String, version: Int64, deleted: Bool, placedLast: Bool = false,
+    flush: inout SQLiteFlush
+  ) throws {
+    let sqlite = log.sqliteStatement
+    _ = sqlite3_reset(sqlite)
+    try bind(id, at: 4, of: log, sqlite)
+    try check(sqlite3_bind_int64(sqlite, 5, version), log)
+    try check(sqlite3_bind_int(sqlite, 6, deleted ? 1 : 0), log)
+    try check(sqlite3_bind_int(sqlite, 7, placedLast ? 1 : 0), log)
+    try log.execute()
+    flush.written.append(
+      VersionBook.Change(table: table.name, id: key, version: version, isDeletion: deleted))
+  }
+
+  /// The cached statement for `sql`, which takes `count` values, with its arguments checked
+  /// and marked bound: ``run(_:isDeletion:key:flush:bindings:)`` then binds each row's values in
+  /// place and runs it without arguments, which keeps them.
+  private func prepare(_ sql: String, count: Int) throws -> Statement {
+    let statement = try db.cachedStatement(sql: sql)
+    try statement.setArguments(
+      StatementArguments(Array(repeating: DatabaseValue.null, count: count)))
+    return statement
+  }
+
+  private func bind(_ id: Entity.ID, at index: CInt, of statement: Statement, _ sqlite: SQLiteStatement)
+    throws
+  {
+    try check(id.bind(to: sqlite, at: index), statement)
+  }
+
+  private func bind(
+    _ data: UnsafeRawBufferPointer, at index: CInt, of statement: Statement,
+    _ sqlite: SQLiteStatement
+  ) throws {
+    try check(sqlite3_bind_blob(sqlite, index, data.baseAddress, CInt(data.count), nil), statement)
+  }
+
+  /// Throws the error of a failed `sqlite3_bind_*` call.
+  private func check(_ code: CInt, _ statement: Statement) throws {
+    guard code != SQLITE_OK else { return }
+    throw DatabaseError(
+      resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+  }
+}
