@@ -1,0 +1,382 @@
+import EntityTracking
+import Foundation
+import GRDB
+import Persistence
+import PersistenceSQLite
+import ReduxCoreTesting
+import Synchronization
+import Testing
+
+/// Two writers on one SQLite file (two opens, as two processes hold them; the real processes
+/// are in `TwoProcessTests`): a stale write is a conflict resolved as on PostgreSQL, never a
+/// silent overwrite; each one's feed brings the other's commits; ids never collide.
+@MainActor
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct SharedFileTests {
+  /// One process's view of the file: its database, its state, its middleware and its feed.
+  @MainActor
+  final class Process {
+    let database: SQLiteDatabase
+    var library: Library
+    let persistence: PersistenceMiddleware<Library>
+    let feed: SQLiteChangeFeed
+    let deliveries = Deliveries<Note>()
+    let feedClock = ManualClock()
+    private var following: Task<Void, Never>?
+
+    init(_ path: URL, as name: String, notes: EntityTable<Note> = noteTable) async throws {
+      database = try SQLiteDatabase(
+        path: path.path, migrator: libraryMigrator(), instance: name)
+      let cursor = try await database.feedCursor()
+      library = Library(
+        tags: try await database.load(tagTable), notes: try await database.load(notes))
+      persistence = PersistenceMiddleware(
+        database: database,
+        writers: [
+          StateWriter(keyPath: \.tags, table: tagTable, database: database),
+          StateWriter(keyPath: \.notes, table: notes, database: database),
+        ],
+        // NB: flushes only when the test says so.
+        clock: ManualClock())
+      feed = database.changeFeed(from: cursor, pollInterval: .milliseconds(200), clock: feedClock)
+      feed.subscribe(notes) { [deliveries] in deliveries.yield($0) }
+      following = Task { [feed] in await feed.run() }
+    }
+
+    /// What a reducer does with an action: edit, then the middleware drains.
+    func edit(_ body: (inout Library) -> Void) {
+      body(&library)
+      persistence.afterReduce(state: &library)
+    }
+
+    /// One poll of the feed: whatever it delivers, applied as a reducer would.
+    @discardableResult
+    func poll() async -> (changes: [RemoteChanges<Note>], heldBack: [String]) {
+      await feedClock.waitForSleepers(1)
+      await feedClock.advance(by: .milliseconds(200))
+      // NB: sleeping again: the poll has read and delivered all it found.
+      await feedClock.waitForSleepers(1)
+      let delivered = deliveries.drain()
+      var heldBack: [String] = []
+      for changes in delivered { edit { heldBack += $0.notes.apply(changes) } }
+      return (delivered, heldBack)
+    }
+
+    func close() async throws {
+      following?.cancel()
+      try await persistence.shutdown()
+      try database.close()
+    }
+  }
+
+  @Test func aStaleWriteIsAConflictResolvedForMine() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    a.edit { $0.notes.upsert(Note(id: "x", title: "original")) }
+    try await a.persistence.flush()
+    let b = try await Process(file, as: "b")
+
+    a.edit { $0.notes.modify("x") { $0.title = "A's" } }
+    try await a.persistence.flush()
+    b.edit { $0.notes.modify("x") { $0.title = "B's" } }
+    let conflicts = await conflictsOf(b.persistence)
+    #expect(conflicts.map(\.id) == ["x"])
+    #expect(conflicts.map(\.expectedVersion) == [1])
+    #expect(conflicts.map(\.currentVersion) == [2])
+    #expect(conflicts.first?.currentJSON?.contains("A's") == true)
+    #expect(try await a.database.load(noteTable)["x"]?.title == "A's")  // not overwritten
+    #expect(b.persistence.status.pendingCount == 1)  // kept, and failing until resolved
+
+    b.database.resolve(try #require(conflicts.first), keeping: .mine)
+    try await b.persistence.flush()
+    #expect(try await a.database.load(noteTable)["x"]?.title == "B's")
+    #expect(try rowVersions(file)["x"] == 3)
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func keepingTheirsPutsTheFileRowInTheStateAndDropsTheLocalChange() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    a.edit { $0.notes.upsert(contentsOf: [Note(id: "x", title: "x"), Note(id: "y", title: "y")]) }
+    try await a.persistence.flush()
+    let b = try await Process(file, as: "b")
+
+    // A edits x and deletes y; B edits both, then B's one flush meets both conflicts.
+    a.edit {
+      $0.notes.modify("x") { $0.title = "A's x" }
+      $0.notes.remove("y")
+    }
+    try await a.persistence.flush()
+    b.edit {
+      $0.notes.modify("x") { $0.title = "B's x" }
+      $0.notes.modify("y") { $0.title = "B's y" }
+      $0.notes.upsert(Note(id: "z", title: "B's new note"))
+    }
+    let conflicts = await conflictsOf(b.persistence)
+    #expect(Set(conflicts.map(\.id)) == ["x", "y"])
+    #expect(conflicts.first { $0.id == "y" }?.currentVersion == nil)  // deleted by A
+
+    let theirs = try b.database.keepTheirs(conflicts, in: noteTable)
+    b.edit { $0.notes.apply(theirs) }
+    try await b.persistence.flush()
+    #expect(b.library.notes["x"]?.title == "A's x")
+    #expect(b.library.notes["y"] == nil)
+    let stored = try await a.database.load(noteTable)
+    #expect(stored.values == [Note(id: "x", title: "A's x"), Note(id: "z", title: "B's new note")])
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aRowCreatedWithTheSameIDByAnotherProcessIsAConflict() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    let b = try await Process(file, as: "b")
+    a.edit { $0.notes.upsert(Note(id: "n", title: "A's n")) }
+    b.edit { $0.notes.upsert(Note(id: "n", title: "B's n")) }
+    try await a.persistence.flush()
+    let conflicts = await conflictsOf(b.persistence)
+    #expect(conflicts.map(\.expectedVersion) == [nil])
+    #expect(conflicts.map(\.currentVersion) == [1])
+    #expect(try await a.database.load(noteTable)["n"]?.title == "A's n")
+    try await a.close()
+    b.database.resolve(try #require(conflicts.first), keeping: .theirs)
+    try await b.close()
+  }
+
+  @Test func bothDeletingARowIsNoConflict() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    a.edit { $0.notes.upsert(Note(id: "x", title: "x")) }
+    try await a.persistence.flush()
+    let b = try await Process(file, as: "b")
+    a.edit { $0.notes.remove("x") }
+    b.edit { $0.notes.remove("x") }
+    try await a.persistence.flush()
+    try await b.persistence.flush()
+    #expect(try await a.database.load(noteTable).isEmpty)
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aLastWriterWinsTableOverwritesAsItAsked() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let notes = EntityTable<Note>("notes", conflictPolicy: .lastWriterWins)
+    let a = try await Process(file, as: "a", notes: notes)
+    a.edit { $0.notes.upsert(Note(id: "x", title: "x")) }
+    try await a.persistence.flush()
+    let b = try await Process(file, as: "b", notes: notes)
+    a.edit { $0.notes.modify("x") { $0.title = "A's" } }
+    try await a.persistence.flush()
+    b.edit {
+      $0.notes.modify("x") { $0.title = "B's" }
+      $0.notes.upsert(Note(id: "y", title: "y"))
+    }
+    try await b.persistence.flush()
+    #expect(try await a.database.load(notes)["x"]?.title == "B's")
+    #expect(try rowVersions(file) == ["x": 3, "y": 1])
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func eachProcessReceivesTheOthersCommitsAndNeverWritesThemBack() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    let b = try await Process(file, as: "b")
+    #expect(await b.poll().changes.isEmpty)
+
+    a.edit { $0.notes.upsert(contentsOf: [Note(id: "1", title: "one"), Note(id: "2", title: "two")]) }
+    try await a.persistence.flush()
+    let (changes, heldBack) = await b.poll()
+    #expect(changes.flatMap(\.changes).map(\.origin) == ["a", "a"])
+    #expect(changes.flatMap(\.changes).map(\.version) == [1, 1])
+    #expect(heldBack.isEmpty)
+    #expect(b.library.notes == a.library.notes)
+    #expect(b.persistence.status.pendingCount == 0)  // hydrated: nothing to write back
+
+    // A moves 1 to the end (deleted and inserted again): B's store follows the order.
+    a.edit {
+      let one = $0.notes.remove("1")!
+      $0.notes.upsert(one)
+      $0.notes.remove("2")
+      $0.notes.upsert(Note(id: "3", title: "three"))
+    }
+    try await a.persistence.flush()
+    await b.poll()
+    #expect(b.library.notes.ids == a.library.notes.ids)
+    #expect(b.library.notes.ids == ["1", "3"])
+
+    // A's feed delivers B's change, never A's own.
+    b.edit { $0.notes.modify("3") { $0.title = "three, by b" } }
+    try await b.persistence.flush()
+    let atA = await a.poll()
+    #expect(atA.changes.flatMap(\.changes).map(\.origin) == ["b"])
+    #expect(a.library.notes == b.library.notes)
+    #expect(await b.poll().changes.isEmpty)
+    #expect(try logOrigins(file) == ["a", "a", "a", "a", "a", "b"])
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aRemoteChangeNeverHidesALocalEditWaitingForItsFlush() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    let b = try await Process(file, as: "b")
+    a.edit { $0.notes.upsert(Note(id: "1", title: "original")) }
+    try await a.persistence.flush()
+    await b.poll()
+
+    b.edit { $0.notes.modify("1") { $0.title = "B's title" } }
+    a.edit { $0.notes.modify("1") { $0.title = "A's title" } }
+    try await a.persistence.flush()
+    let (_, heldBack) = await b.poll()
+    #expect(heldBack == ["1"])
+    #expect(b.library.notes["1"]?.title == "B's title")  // the local edit stays in view
+    let conflicts = await conflictsOf(b.persistence)
+    #expect(conflicts.map(\.currentVersion) == [2])
+    let theirs = try b.database.keepTheirs(conflicts, in: noteTable)
+    b.edit { $0.notes.apply(theirs) }
+    try await b.persistence.flush()
+    #expect(b.library.notes["1"]?.title == "A's title")
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aFeedThatFellBehindTheLogsRetentionComparesTheTables() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    a.edit { $0.notes.upsert(contentsOf: [Note(id: "1", title: "one"), Note(id: "2", title: "two")]) }
+    try await a.persistence.flush()
+    let b = try await Process(file, as: "b")
+    a.edit {
+      $0.notes.modify("1") { $0.title = "one, edited" }
+      $0.notes.remove("2")
+      $0.notes.upsert(Note(id: "3", title: "three"))
+    }
+    try await a.persistence.flush()
+    a.edit { $0.notes.upsert(Note(id: "4", title: "four")) }
+    try await a.persistence.flush()
+    // The log is pruned past B's cursor (B asleep longer than the retention).
+    try await a.database.writer.write { db in
+      try db.execute(
+        sql: "DELETE FROM reduxkit_change_log WHERE seq < (SELECT max(seq) FROM reduxkit_change_log)")
+    }
+    await b.poll()
+    #expect(b.library.notes.values.sorted { $0.id < $1.id } == a.library.notes.values.sorted { $0.id < $1.id })
+    #expect(b.persistence.status.pendingCount == 0)
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func newIDsNeverCollideAcrossProcesses() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    // Rows stored before any id was handed out count: the first id is above them.
+    a.edit { $0.tags.upsert(Tag(id: 41, name: "old")) }
+    try await a.persistence.flush()
+    let b = try await Process(file, as: "b")
+    var ids: [Int64] = []
+    for _ in 0..<20 {
+      ids.append(try await a.database.newID(for: tagTable))
+      ids.append(try await b.database.newID(for: tagTable))
+    }
+    ids += try await b.database.newIDs(for: tagTable, count: 5)
+    #expect(Set(ids).count == ids.count)
+    #expect(ids.min() == 42)
+    #expect(ids.max() == 86)
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aTableMadeBeforeVersionsIsRefusedUntilMigrated() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("old.sqlite")
+    // The layout of a table made by ReduxKit before row versions.
+    do {
+      let queue = try DatabaseQueue(path: file.path)
+      try await queue.write { db in
+        try db.execute(sql: "CREATE TABLE notes (id NOT NULL PRIMARY KEY, data BLOB NOT NULL)")
+        try db.execute(
+          sql: "INSERT INTO notes VALUES ('a', ?)",
+          arguments: [try JSONEncoder().encode(Note(id: "a", title: "kept"))])
+      }
+      try queue.close()
+    }
+    let v1 = SQLiteMigration("v1") { db in try db.execute(sql: "SELECT 1") }
+    let old = try SQLiteDatabase(path: file.path, migrations: [v1])
+    await #expect {
+      _ = try await old.load(noteTable)
+    } throws: { error in
+      guard case SQLiteDatabaseError.unversionedTable(table: "notes") = error else { return false }
+      return "\(error)".contains("addVersions")
+    }
+    try old.close()
+
+    let migrated = try SQLiteDatabase(
+      path: file.path,
+      migrations: [v1, SQLiteMigration("v2-versions") { db in try noteTable.addVersions(in: db) }])
+    #expect(try await migrated.load(noteTable).values == [Note(id: "a", title: "kept")])
+    try migrated.close()
+    #expect(try rowVersions(file) == ["a": 1])
+  }
+
+  // MARK: - Helpers
+
+  private func conflictsOf(_ persistence: PersistenceMiddleware<Library>) async
+    -> [PersistenceConflict]
+  {
+    do {
+      try await persistence.flush()
+      Issue.record("the flush succeeded; expected conflicts")
+      return []
+    } catch {
+      return error.conflicts
+    }
+  }
+
+  private func rowVersions(_ file: URL) throws -> [String: Int64] {
+    let queue = try DatabaseQueue(path: file.path)
+    defer { try? queue.close() }
+    return try queue.read { db in
+      try Dictionary(
+        uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, version FROM notes").map {
+          ("\($0[0] as DatabaseValue)".replacingOccurrences(of: "\"", with: ""), $0[1] as Int64)
+        })
+    }
+  }
+
+  private func logOrigins(_ file: URL) throws -> [String] {
+    let queue = try DatabaseQueue(path: file.path)
+    defer { try? queue.close() }
+    return try queue.read { db in
+      try String.fetchAll(db, sql: "SELECT origin FROM reduxkit_change_log ORDER BY seq")
+    }
+  }
+}
+
+/// Collects what a feed delivers, for a test to take after a poll.
+final class Deliveries<Entity: Identifiable & Equatable & Sendable>: Sendable
+where Entity.ID: Sendable {
+  private let delivered = Mutex<[RemoteChanges<Entity>]>([])
+
+  func yield(_ changes: RemoteChanges<Entity>) {
+    delivered.withLock { $0.append(changes) }
+  }
+
+  /// What was delivered since the last call.
+  func drain() -> [RemoteChanges<Entity>] {
+    delivered.withLock { delivered in
+      defer { delivered.removeAll() }
+      return delivered
+    }
+  }
+}
