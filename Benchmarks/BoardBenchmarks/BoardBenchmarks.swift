@@ -184,7 +184,7 @@ enum BoardBenchmarks {
     step()
     let state = try await database.load()
     step()
-    let session = BoardSession(state: state, persistence: database.persistence, logger: logger)
+    let session = BoardSession(state: state, database: database, logger: logger)
     let navigation = BoardNavigation(session: session, logger: logger)
     step()
     let frame = withObservationTracking {
@@ -207,7 +207,7 @@ enum BoardBenchmarks {
   static func keystrokesAndSearch(path: String, moves: Int, queries: Int) async throws {
     let database = try BoardDatabase(path: path, logger: logger)
     let session = BoardSession(
-      state: try await database.load(), persistence: database.persistence, logger: logger)
+      state: try await database.load(), database: database, logger: logger)
     let navigation = BoardNavigation(session: session, logger: logger)
 
     // Search first, on the board as loaded: each query computed once, then served while fresh.

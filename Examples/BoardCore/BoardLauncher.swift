@@ -70,7 +70,9 @@ package struct BoardLauncher {
       return 2
     }
     let session = BoardSession(
-      state: state, persistence: database.persistence, recorder: recorder, logger: logger)
+      state: state, database: database, recorder: recorder, logger: logger)
+    // NB: other boards on the same file (another terminal, a script) show here as they change it.
+    session.followOtherBoards()
     if let serve = devTools?.serve, let recorder, let travel = session.travel {
       do {
         let url = try await serve(recorder, travel, logger)

@@ -11,8 +11,9 @@ package import ReduxKit
 package final class BoardSession {
   /// Where the board is kept.
   package enum Storage {
-    /// A SQLite file of this machine: every change is saved by the persistence middleware.
-    case local(PersistenceMiddleware<BoardState>)
+    /// A SQLite file of this machine: every change is saved by the persistence middleware,
+    /// and the changes other boards make to the file arrive through its feed.
+    case local(BoardDatabase)
     /// A board server (`board --server URL`): every change is a request, shown at once.
     case server(BoardServerSync)
   }
@@ -21,6 +22,7 @@ package final class BoardSession {
   @ObservationIgnored package let storage: Storage
   @ObservationIgnored let queries: BoardQueries
   @ObservationIgnored private let now: @Sendable () -> Date
+  @ObservationIgnored private let logger: Logger
   /// What records the board for DevTools (`--devtools`, `--record`), if anything does.
   @ObservationIgnored package let recorder: BoardRecorder?
   /// The time travel DevTools drive: while it shows a past state, changes are refused.
@@ -31,21 +33,27 @@ package final class BoardSession {
   private(set) var lastProblem: String?
   /// Where the DevTools page is (`--devtools`), in words: the full screen's header shows it.
   var devToolsPage: String?
+  /// The cards as this board had edited them when another board's change to them won: what
+  /// the user typed, which the edit form starts from again.
+  private(set) var lostEdits: [Int: Card] = [:]
 
   /// - Parameters:
   ///   - state: The hydrated board.
-  ///   - persistence: Where changes are saved; its reducer runs last.
+  ///   - database: Where changes are saved (its persistence's reducer runs last), and where
+  ///     other boards' changes come from (``followOtherBoards(pollInterval:clock:)``).
   ///   - clock: The clock of the query cache's stale times.
   ///   - now: The time put on cards (tests fix it).
   ///   - recorder: Records every action for DevTools, and makes ``travel``.
   ///   - logger: Where the store's refusals and errors go (a file, never the screen).
   package init(
-    state: BoardState, persistence: PersistenceMiddleware<BoardState>,
+    state: BoardState, database: BoardDatabase,
     clock: any Clock<Duration> = ContinuousClock(),
     now: @escaping @Sendable () -> Date = Date.init, recorder: BoardRecorder? = nil,
     logger: Logger
   ) {
-    storage = .local(persistence)
+    let persistence = database.persistence
+    storage = .local(database)
+    self.logger = logger
     self.now = now
     queries = BoardQueries(
       state: state, client: QueryClient(clock: clock, logger: logger), logger: logger)
@@ -113,6 +121,7 @@ package final class BoardSession {
     now: @escaping @Sendable () -> Date, logger: Logger
   ) {
     storage = .server(sync)
+    self.logger = logger
     self.now = now
     recorder = nil
     travel = nil
@@ -131,7 +140,9 @@ package final class BoardSession {
   /// Saves or sends what is pending and stops following the server.
   package func shutdown() async throws {
     switch storage {
-    case .local(let persistence): try await persistence.shutdown()
+    case .local(let database):
+      database.stopFollowing()
+      try await database.persistence.shutdown()
     case .server(let sync): await sync.stop()
     }
     store.shutdown()
@@ -161,7 +172,11 @@ package final class BoardSession {
     switch command {
     case .add(let columnName, let title):
       let column = try column(named: columnName)
-      let id = if case .server(let sync) = storage { sync.nextCardID } else { board.nextCardID }
+      let id =
+        switch storage {
+        case .server(let sync): sync.nextCardID
+        case .local(let database): try await database.newCardID()
+        }
       return try await change(
         waitsForSave,
         .addCard(id: id, columnID: column.id, title: title, at: now()),
@@ -193,7 +208,10 @@ package final class BoardSession {
     case .addColumn(let name):
       guard board.column(named: name) == nil else { throw CommandError.columnExists(name) }
       let id =
-        if case .server(let sync) = storage { sync.nextColumnID } else { board.nextColumnID }
+        switch storage {
+        case .server(let sync): sync.nextColumnID
+        case .local(let database): try await database.newColumnID()
+        }
       return try await change(waitsForSave, .addColumn(id: id, name: name), "added column \(name)")
     case .renameColumn(let from, let to):
       let column = try column(named: from)
@@ -237,7 +255,7 @@ package final class BoardSession {
     if let position = travel?.position { throw CommandError.pausedByDevTools(at: position) }
     let persistence: PersistenceMiddleware<BoardState>
     switch storage {
-    case .local(let local): persistence = local
+    case .local(let database): persistence = database.persistence
     case .server(let sync):
       guard waitsForSave else {
         // NB: the full screen shows the change at once and the answer in the status line; a
@@ -252,13 +270,103 @@ package final class BoardSession {
     }
     let (_, outcome) = await store.dispatchWithOutcome(action)
     guard outcome.isReduced else { return .error("\(done): not done: \(outcome)") }
+    if case .editCard(let id, _, _) = action { lostEdits[id] = nil }
     guard waitsForSave else { return .info(done) }
     do {
       try await persistence.flush()
       return .info("\(done) (saved)")
     } catch {
+      if let lost = await settle(error.conflicts) { return .error("\(done), but \(lost)") }
+      if case .rejected = error { return .error("\(done), but not saved: \(error)") }
       return .error("\(done), but not saved yet: \(error) (it will be retried)")
     }
+  }
+
+  // MARK: - Other boards on the same file
+
+  /// Follows the changes other boards (other processes) make to the board's file: they show
+  /// here within a poll interval, and a change of this board that lost a race to one of them
+  /// is settled at once (see ``settle(_:)``). Nothing to follow with `--server`, or on an
+  /// in-memory board.
+  ///
+  /// - Parameters:
+  ///   - pollInterval: How often the feed asks whether another board wrote.
+  ///   - clock: The clock of the polls.
+  package func followOtherBoards(
+    pollInterval: Duration = .milliseconds(200), clock: any Clock<Duration> = ContinuousClock()
+  ) {
+    guard case .local(let database) = storage else { return }
+    database.follow(pollInterval: pollInterval, clock: clock) { [weak self] action in
+      await self?.receive(action)
+    }
+  }
+
+  /// Applies another board's changes; if this board has changes waiting to be saved, saves
+  /// them now, so that one that lost the race is found and settled at once.
+  private func receive(_ action: BoardAction) async {
+    guard case .local(let database) = storage else { return }
+    let (_, outcome) = await store.dispatchWithOutcome(action)
+    guard outcome.isReduced else {
+      logger.error(
+        "another board's changes were not applied", metadata: ["outcome": "\(outcome)"])
+      return
+    }
+    let status = database.persistence.status
+    guard status.pendingCount > 0 || status.lastError != nil else { return }
+    do {
+      try await database.persistence.flush()
+    } catch {
+      if let lost = await settle(error.conflicts) { refused(lost) }
+    }
+  }
+
+  /// Settles conflicts with other boards: their change stands (it was saved first), and what
+  /// this board's user had typed is kept, in ``lostEdits`` (the edit form starts from it), in
+  /// the log, and said in the reply.
+  ///
+  /// - Returns: What was lost, in words; `nil` when there was no conflict.
+  private func settle(_ conflicts: [PersistenceConflict]) async -> String? {
+    guard !conflicts.isEmpty, case .local(let database) = storage else { return nil }
+    var lost: [String] = []
+    for conflict in conflicts {
+      switch conflict.table {
+      case BoardDatabase.cards.name:
+        guard let id = Int(conflict.id), let mine = board.cards[id] else { continue }
+        let theirs = conflict.currentJSON.flatMap {
+          try? BoardDatabase.cards.decode($0, id: conflict.id)
+        }
+        guard theirs != mine else { continue }
+        lostEdits[id] = mine
+        logger.warning(
+          "an edit lost a race with another board; kept in the edit form",
+          metadata: ["card": "\(id)", "yours": "\(mine)"])
+        lost.append(
+          theirs == nil
+            ? "#\(id) was deleted in another window: your \"\(mine.title)\" is not saved"
+            : "#\(id) was changed in another window first: your edit (\"\(mine.title)\") is "
+              + "not saved; e edits it again from your text")
+      case BoardDatabase.columns.name:
+        guard let id = Int(conflict.id), let mine = board.columns[id] else { continue }
+        let theirs = conflict.currentJSON.flatMap {
+          try? BoardDatabase.columns.decode($0, id: conflict.id)
+        }
+        guard theirs != mine else { continue }
+        lost.append("column \"\(mine.name)\" was changed in another window first")
+      default: continue
+      }
+    }
+    do {
+      let columns = try database.database.keepTheirs(conflicts, in: BoardDatabase.columns)
+      let cards = try database.database.keepTheirs(conflicts, in: BoardDatabase.cards)
+      for action in [BoardAction.remoteColumns(columns), .remoteCards(cards)] {
+        _ = await store.dispatchWithOutcome(action)
+      }
+      try await database.persistence.flush()
+    } catch {
+      logger.error("a conflict with another board was not settled", metadata: ["error": "\(error)"])
+      lost.append("not saved: \(error)")
+    }
+    return lost.isEmpty ? nil : lost.joined(separator: "; ")
   }
 
   private func refused(_ text: String) {

@@ -23,7 +23,7 @@ import Testing
       .appendingPathComponent("board-session-\(UUID().uuidString).jsonl")
     recorder = try BoardDevTools(sessionPath: sessionURL.path, serve: nil).makeRecorder()
     session = BoardSession(
-      state: try await database.load(), persistence: database.persistence,
+      state: try await database.load(), database: database,
       now: { Date(timeIntervalSince1970: 1_800_000_000) }, recorder: recorder, logger: logger)
   }
 

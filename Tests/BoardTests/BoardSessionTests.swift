@@ -15,7 +15,7 @@ import Testing
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     database = try BoardDatabase.inMemory(logger: logger)
     session = BoardSession(
-      state: try await database.load(), persistence: database.persistence,
+      state: try await database.load(), database: database,
       now: { Date(timeIntervalSince1970: 1_800_000_000) }, logger: logger)
   }
 

@@ -18,6 +18,11 @@ package enum BoardAction: ReduxAction, Codable {
   case redo
   /// Shows the board a server holds (`board --server`): what it saved, or a change being sent.
   case serverBoard(columns: EntityStore<Column>, cards: EntityStore<Card>)
+  /// Columns another board on the same file changed (its change feed), or the file's columns
+  /// of a conflict settled for them.
+  case remoteColumns(RemoteChanges<Column>)
+  /// Cards another board on the same file changed, or the file's cards of a settled conflict.
+  case remoteCards(RemoteChanges<Card>)
 }
 
 /// One change to a card's fields.

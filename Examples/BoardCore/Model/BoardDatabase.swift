@@ -2,9 +2,10 @@ import Foundation
 package import Logging
 package import ReduxKit
 
-/// The board's SQLite file: its tables, its schema steps, and the store's persistence.
+/// The board's SQLite file: its tables, its schema steps, the store's persistence, and the
+/// feed of what other boards on the same file change.
 @MainActor
-package struct BoardDatabase {
+package final class BoardDatabase {
   package nonisolated static let columns = EntityTable<Column>("columns")
   package nonisolated static let cards = EntityTable<Card>("cards")
 
@@ -22,6 +23,10 @@ package struct BoardDatabase {
 
   package let database: SQLiteDatabase
   package let persistence: PersistenceMiddleware<BoardState>
+  private let logger: Logger
+  /// Where the change log stood when the board was loaded: the feed starts there.
+  private var cursor: SQLiteFeedCursor?
+  private var following: Task<Void, Never>?
 
   /// A private in-memory board, for tests.
   static func inMemory(logger: Logger) throws(SQLiteDatabaseError) -> BoardDatabase {
@@ -30,13 +35,14 @@ package struct BoardDatabase {
 
   /// Opens (or creates) the board at `path`: checked first, so a file that is not a board's
   /// database is refused untouched.
-  package init(path: String, logger: Logger) throws(SQLiteDatabaseError) {
+  package convenience init(path: String, logger: Logger) throws(SQLiteDatabaseError) {
     self.init(database: try SQLiteDatabase(path: path, migrations: Self.migrations), logger: logger)
   }
 
   /// Runs the board on an open database (an in-memory one in tests).
   init(database: SQLiteDatabase, logger: Logger) {
     self.database = database
+    self.logger = logger
     persistence = PersistenceMiddleware(
       database: database,
       writers: [
@@ -47,14 +53,55 @@ package struct BoardDatabase {
       logger: logger)
   }
 
-  /// The saved board, or the default columns for a new one (saved at the first flush).
+  /// The saved board; a new one is saved with the default columns first.
   package func load() async throws -> BoardState {
-    let columns = try await database.load(Self.columns)
-    let cards = try await database.load(Self.cards)
-    guard columns.isEmpty else { return BoardState(columns: columns, cards: cards) }
-    var fresh = EntityStore<Column>()
-    for column in BoardState.defaultColumns { fresh[column.id] = column }
-    return BoardState(columns: fresh, cards: cards)
+    // NB: before the tables, so that the feed brings whatever commits while they are read.
+    cursor = try await database.feedCursor()
+    var columns = try await database.load(Self.columns)
+    if columns.isEmpty {
+      do {
+        try await database.persist(to: Self.columns)(BoardState.defaultColumns, [])
+      } catch let error as SQLiteDatabaseError where !error.conflicts.isEmpty {
+        // NB: another board on the file made them first: they are read below.
+      }
+      columns = try await database.load(Self.columns)
+    }
+    return BoardState(columns: columns, cards: try await database.load(Self.cards))
+  }
+
+  /// Follows what other boards on the same file change, from where ``load()`` read the file:
+  /// each delivery goes to `deliver`, until ``stopFollowing()``.
+  ///
+  /// - Parameters:
+  ///   - pollInterval: How often the feed asks whether another board wrote.
+  ///   - clock: The clock of the polls.
+  ///   - deliver: Dispatches a delivery to the board's store.
+  func follow(
+    pollInterval: Duration = .milliseconds(200), clock: any Clock<Duration> = ContinuousClock(),
+    deliver: @escaping @MainActor (BoardAction) async -> Void
+  ) {
+    guard following == nil, let cursor else { return }
+    let feed = database.changeFeed(
+      from: cursor, pollInterval: pollInterval, clock: clock, logger: logger)
+    feed.subscribe(Self.columns) { changes in await deliver(.remoteColumns(changes)) }
+    feed.subscribe(Self.cards) { changes in await deliver(.remoteCards(changes)) }
+    following = Task { await feed.run() }
+  }
+
+  /// Stops following the other boards.
+  func stopFollowing() {
+    following?.cancel()
+    following = nil
+  }
+
+  /// The id a new card gets: from the file, so that no other board on it hands out the same.
+  func newCardID() async throws -> Int {
+    Int(try await database.newID(for: Self.cards))
+  }
+
+  /// The id a new column gets, from the file.
+  func newColumnID() async throws -> Int {
+    Int(try await database.newID(for: Self.columns))
   }
 
   /// The default place of the board's file: `$XDG_DATA_HOME/reduxkit-board/board.sqlite`

@@ -33,7 +33,21 @@ final class BoardQueries {
 
   /// The reducers that hand each action's entity changes to the invalidation.
   var reducers: [AnyReducer<BoardState, BoardAction>] {
-    [cardQueries.reducer(reading: \.cards), columnQueries.reducer(reading: \.columns)]
+    // NB: another board's changes are applied without being recorded (they are not to be
+    // saved again): they reach the invalidation from the action.
+    let remote = AnyReducer<BoardState, BoardAction>(id: "remote-queries") {
+      [cardQueries, columnQueries] context in
+      defer { context.complete() }
+      switch context.action {
+      case .remoteCards(let changes): cardQueries.record(changes.changeSet, in: context.state.cards)
+      case .remoteColumns(let changes):
+        columnQueries.record(changes.changeSet, in: context.state.columns)
+      default: break
+      }
+    }
+    return [
+      cardQueries.reducer(reading: \.cards), columnQueries.reducer(reading: \.columns), remote,
+    ]
   }
 
   /// The cards whose title, notes or tags contain `text`, without case, in board order.

@@ -45,6 +45,13 @@ let boardReducer = AnyReducer<BoardState, BoardAction>(id: "board") { context in
     // NB: restored, so that the differences are recorded: the query invalidation sees them.
     state.columns.restore(from: columns)
     state.cards.restore(from: cards)
+  case .remoteColumns(let changes):
+    state.columns.apply(changes)
+    // NB: another board's change is not this board's to undo: the snapshots hold it too.
+    state.undoHistory.rebase { $0.columns.apply(changes) }
+  case .remoteCards(let changes):
+    state.cards.apply(changes)
+    state.undoHistory.rebase { $0.cards.apply(changes) }
   }
 }
 
@@ -53,7 +60,7 @@ let boardHistory = AnyReducer<BoardState, BoardAction>.undoHistory { action in
   switch action {
   case .undo: .undo
   case .redo: .redo
-  case .serverBoard: .ignore
+  case .serverBoard, .remoteColumns, .remoteCards: .ignore
   default: .record
   }
 }

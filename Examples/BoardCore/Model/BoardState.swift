@@ -14,8 +14,8 @@ package final class BoardState: UndoableState {
   /// What undo restores: both stores, copied for free (copy-on-write).
   /// Codable, so that DevTools records it and travels back to it.
   package struct Snapshot: Sendable, Codable {
-    let columns: EntityStore<Column>
-    let cards: EntityStore<Card>
+    var columns: EntityStore<Column>
+    var cards: EntityStore<Card>
   }
 
   package var undoSnapshot: Snapshot { Snapshot(columns: columns, cards: cards) }
@@ -54,9 +54,4 @@ extension ReadOnlyView<BoardState> {
     self.columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
   }
 
-  /// The id the next card gets.
-  var nextCardID: Int { (self.cards.map(\.id).max() ?? 0) + 1 }
-
-  /// The id the next column gets.
-  var nextColumnID: Int { (self.columns.map(\.id).max() ?? 0) + 1 }
 }

@@ -69,7 +69,7 @@ struct BoardScreen: FeatureReducer {
       route(childState: \.detail, to: { _ in nil }, reducer: detail, with: state)
     case .character("e"):
       guard let card = selection.card else { return .none }
-      state.form = CardFormScreen.State(editing: card)
+      state.form = CardFormScreen.State(editing: card, draft: session.lostEdits[card.id])
       route(childState: \.form, to: Action.form, reducer: form, routeStyle: .present, with: state)
     case .character("m"):
       if let card = selection.card { state.prompt = .moveCard(card: card.id) }

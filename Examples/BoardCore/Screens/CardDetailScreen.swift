@@ -26,7 +26,7 @@ struct CardDetailScreen: FeatureReducer {
     switch key {
     case .character("e"), .enter:
       guard let card = session.board.cards[state.cardID] else { return .none }
-      state.form = CardFormScreen.State(editing: card)
+      state.form = CardFormScreen.State(editing: card, draft: session.lostEdits[card.id])
       route(
         childState: \.form, to: { _ in nil }, reducer: CardFormScreen(session: session),
         routeStyle: .present, with: state)

@@ -31,13 +31,16 @@ struct CardFormScreen: FeatureReducer {
       fields = [Field(.title, text: "")]
     }
 
-    init(editing card: Card) {
+    /// The form that edits `card`, its fields filled from `draft` when the user's last edit of
+    /// it lost a race with another board (what they typed is not thrown away).
+    init(editing card: Card, draft: Card? = nil) {
       purpose = .edit(card)
+      let text = draft ?? card
       fields = [
-        Field(.title, text: card.title),
-        Field(.notes, text: card.notes),
-        Field(.tags, text: card.tags.joined(separator: " ")),
-        Field(.due, text: card.due.map(BoardText.day) ?? ""),
+        Field(.title, text: text.title),
+        Field(.notes, text: text.notes),
+        Field(.tags, text: text.tags.joined(separator: " ")),
+        Field(.due, text: text.due.map(BoardText.day) ?? ""),
       ]
     }
   }

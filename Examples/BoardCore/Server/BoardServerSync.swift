@@ -310,8 +310,10 @@ package final class BoardServerSync {
       return { () async throws(BoardServerError) in
         try await api.deleteColumn(id: column.id, tag: column.tag)
       }
-    case .undo, .redo, .serverBoard:
+    case .undo, .redo:
       throw .refused(status: 0, message: "undo and redo are not available with --server")
+    case .serverBoard, .remoteColumns, .remoteCards:
+      throw .refused(status: 0, message: "\(action) is the board's own, not a change to send")
     }
   }
 

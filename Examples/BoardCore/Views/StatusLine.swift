@@ -16,7 +16,7 @@ enum StatusLine {
         (text: "DevTools: the board after #\(position), paused", isProblem: true)
       } else {
         switch session.storage {
-        case .local(let persistence): Self.persistence(persistence.status)
+        case .local(let database): Self.persistence(database.persistence.status)
         case .server(let sync): server(sync)
         }
       }

@@ -1,4 +1,5 @@
 public import EntityTracking
+import Synchronization
 
 /// Other writers' changes to one table, as a backend's change feed read them (another process
 /// on the same SQLite file, another instance on the same PostgreSQL database): the payload of
@@ -49,6 +50,8 @@ where Entity.ID: Sendable {
   let book: VersionBook
   /// Whether they are the database's rows of resolved conflicts: applied whatever the versions.
   let resolvesConflicts: Bool
+  /// Which changes the first apply took: a replay of this delivery applies the same ones.
+  let verdicts = Verdicts()
 
   /// Other writers' changes, checked against `book` when applied.
   ///
@@ -62,6 +65,15 @@ where Entity.ID: Sendable {
     self.changes = changes
     self.book = book
     resolvesConflicts = false
+  }
+
+  /// Changes decoded from a recording: applied as the live delivery was.
+  private init(table: String, changes: [Change], applied: [Bool]?) {
+    self.table = table
+    self.changes = changes
+    book = VersionBook()
+    resolvesConflicts = applied == nil
+    if let applied { verdicts.record(applied) }
   }
 
   /// The database's rows of `conflicts` (those of `table`), resolved for the database: the
@@ -98,6 +110,14 @@ where Entity.ID: Sendable {
     resolvesConflicts = true
   }
 
+  /// The ids these changes touch, as a change set (upserts and deletions): what a query
+  /// invalidation (EntityQueries' `record(_:in:)`) reads, as it reads a store's own changes.
+  ///
+  /// - Complexity: O(*c*), the changes.
+  public var changeSet: ChangeSet<Entity.ID> {
+    ChangeSet(changes.map { $0.entity == nil ? .deletion($0.id) : .upsert($0.id) })
+  }
+
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.table == rhs.table && lhs.changes == rhs.changes
       && lhs.resolvesConflicts == rhs.resolvesConflicts
@@ -120,20 +140,21 @@ extension EntityStore {
   /// - Complexity: O(*c*) amortized, the changes.
   @discardableResult
   public mutating func apply(_ remote: RemoteChanges<Entity>) -> [Entity.ID] {
+    let applied = remote.verdicts.judge(remote.changes.count) {
+      remote.changes.map { change in
+        remote.resolvesConflicts
+          || remote.book.applyRemote(
+            remote.table, id: "\(change.id)", version: change.version,
+            isDeletion: change.entity == nil) == .apply
+      }
+    }
     var heldBack: [Entity.ID] = []
     var written: [Entity] = []
-    for change in remote.changes {
-      if !remote.resolvesConflicts {
-        let verdict = remote.book.applyRemote(
-          remote.table, id: "\(change.id)", version: change.version,
-          isDeletion: change.entity == nil)
-        switch verdict {
-        case .alreadySeen: continue
-        case .heldBack:
-          heldBack.append(change.id)
-          continue
-        case .apply: break
-        }
+    for (change, isApplied) in zip(remote.changes, applied) {
+      guard isApplied else {
+        // NB: news held back, or seen already: only the former is told (the book knows).
+        if remote.book.isQueued(remote.table, id: "\(change.id)") { heldBack.append(change.id) }
+        continue
       }
       guard let entity = change.entity else {
         removeWithoutRecording(change.id)
@@ -154,5 +175,55 @@ extension EntityStore {
       merge(from: EntityStore(written)) { _, incoming in incoming }
     }
     return heldBack
+  }
+}
+
+/// Which changes of a delivery its first apply took, so that applying it again (a DevTools
+/// replay, the snapshots of an undo history) takes the same ones, whatever the versions say by
+/// then.
+///
+/// NB: a class, so that the copies of a delivery (in the action, in a recording) share it.
+final class Verdicts: Sendable {
+  private let applied = Mutex<[Bool]?>(nil)
+
+  /// The verdicts, judged by `judge` the first time.
+  func judge(_ count: Int, _ judge: () -> [Bool]) -> [Bool] {
+    applied.withLock { applied in
+      if let applied, applied.count == count { return applied }
+      let judged = judge()
+      applied = judged
+      return judged
+    }
+  }
+
+  func record(_ verdicts: [Bool]) {
+    applied.withLock { $0 = verdicts }
+  }
+
+  var recorded: [Bool]? { applied.withLock { $0 } }
+}
+
+extension RemoteChanges.Change: Codable where Entity: Codable, Entity.ID: Codable {}
+
+extension RemoteChanges: Codable where Entity: Codable, Entity.ID: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case table, changes, applied
+  }
+
+  /// Encodes the changes and which of them were applied (all, for resolved conflicts), so
+  /// that a decoded delivery (a recorded session, replayed) applies the same ones.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(table, forKey: .table)
+    try container.encode(changes, forKey: .changes)
+    try container.encodeIfPresent(resolvesConflicts ? nil : verdicts.recorded, forKey: .applied)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      table: try container.decode(String.self, forKey: .table),
+      changes: try container.decode([Change].self, forKey: .changes),
+      applied: try container.decodeIfPresent([Bool].self, forKey: .applied))
   }
 }

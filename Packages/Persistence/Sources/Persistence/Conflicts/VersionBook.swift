@@ -166,6 +166,11 @@ public final class VersionBook: Sendable {
     }
   }
 
+  /// Whether a local change to the row waits for a flush.
+  public func isQueued(_ table: String, id: String) -> Bool {
+    tables.withLock { $0[table]?.queued[id] != nil }
+  }
+
   /// The rows of `table` this app has seen, at their versions (a feed that lost its place
   /// compares them with the table's).
   public func seen(_ table: String) -> [String: Int64] {

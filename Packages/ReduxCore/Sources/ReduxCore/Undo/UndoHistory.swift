@@ -167,6 +167,23 @@ public struct UndoHistory<Snapshot: Sendable>: Sendable {
     return exchange(entry: undoCount - 1, with: present)
   }
 
+  /// Applies `change` to every snapshot kept, undo and redo sides: for a change made by
+  /// someone else (another process's or instance's edit applied to the state), which an undo
+  /// must not revert. ``lastOutcome`` and the coalescing stay as they were.
+  ///
+  /// ```swift
+  /// state.cards.apply(remote)
+  /// state.history.rebase { $0.cards.apply(remote) }
+  /// ```
+  ///
+  /// - Parameter change: Changes one snapshot in place.
+  /// - Complexity: O(*k*) calls of `change`, where *k* is the number of snapshots kept.
+  public mutating func rebase(_ change: (inout Snapshot) throws -> Void) rethrows {
+    for index in slots.indices where slots[index] != nil {
+      try change(&slots[index]!)
+    }
+  }
+
   /// Forgets every snapshot (after loading another document, say); ``lastOutcome`` becomes
   /// `nil`. The capacity stays.
   ///
