@@ -9,11 +9,14 @@ import class Foundation.JSONDecoder
 
 /// Where a process is in a SQLite file's change log: every change numbered up to it has been
 /// read.
-public struct SQLiteFeedCursor: Sendable, Hashable, CustomStringConvertible {
+public struct SQLiteFeedCursor: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The number of the last change-log row read (0: none).
   let sequence: Int64
 
   public var description: String { "change \(sequence)" }
+
+  /// Whether `lhs` is before `rhs` in the log.
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.sequence < rhs.sequence }
 }
 
 /// Follows a SQLite file's change log for a process: the changes other processes commit to

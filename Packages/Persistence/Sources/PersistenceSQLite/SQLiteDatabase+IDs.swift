@@ -44,9 +44,12 @@ extension SQLiteDatabase {
             CREATE TABLE IF NOT EXISTS reduxkit_ids (
               table_name TEXT PRIMARY KEY, last INTEGER NOT NULL)
             """)
-        // NB: never below the largest id stored, whoever stored it (rows written before the
-        // table had a counter, or by another tool).
-        let largest = "coalesce((SELECT max(id) FROM \(table.quotedName)), 0)"
+        // NB: never below the largest integer id stored, whoever stored it (rows written
+        // before the table had a counter, or by another tool). Every number sorts before every
+        // text, so `id < ''` keeps the numbers, and the primary key's index finds their largest
+        // without a scan.
+        let largest =
+          "coalesce((SELECT CAST(max(id) AS INTEGER) FROM \(table.quotedName) WHERE id < ''), 0)"
         return try Int64.fetchOne(
           db,
           sql: """

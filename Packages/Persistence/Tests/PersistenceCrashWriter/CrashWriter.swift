@@ -45,6 +45,13 @@ enum CrashWriter {
         try tags.create(in: db)
         try notes.create(in: db)
       }
+      if arguments[2] == "--shared", arguments.count == 6, let seed = UInt64(arguments[4]),
+        let steps = Int(arguments[5])
+      {
+        try await SharedWriter.run(
+          instance: arguments[3], seed: seed, steps: steps, path: arguments[1], migrator: migrator)
+        return
+      }
       // NB: the app's own open path: it recovers a database left by a kill, checks it
       // (quick_check) and refuses it if it is damaged.
       let database = try SQLiteDatabase(path: arguments[1], migrator: migrator)
