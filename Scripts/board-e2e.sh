@@ -5,7 +5,8 @@
 # kill -9 right after the status line says a change is saved, then a restart that shows it;
 # SIGTERM right after a change (before its debounced save), then a restart that shows it; a
 # terminal too narrow for the layout, then wide again; two boards on one board-server
-# (`board --server`), each showing what the other changes; `board --devtools --record`: the
+# (`board --server`), each showing what the other changes; two boards on one SQLite file, in
+# line mode (no add lost) and full screen (each shows the other's changes, a lost edit says so); `board --devtools --record`: the
 # DevTools page's jump shows a past board on the screen (changes refused meanwhile), resume
 # brings the present back, and `reduxkit-inspect` lists and diffs the recorded session. Each
 # step waits for what a person would see (up to 20 s), never a fixed sleep.
@@ -204,6 +205,93 @@ two_boards_on_a_server() {
   target=board
 }
 
+# Two boards in line mode on one file, fed 100 adds each and started together (two scripts,
+# two terminals): every add is acknowledged "(saved)" and the file holds all 200 cards, each
+# under an id of its own.
+two_boards_in_line_mode_on_one_file() {
+  local shared="$work/lines-shared.sqlite" name
+  for name in a b; do
+    for n in $(seq 1 100); do echo "add Todo card $name$n"; done >"$work/$name.in"
+  done
+  "$board" --db "$shared" --lines <"$work/a.in" >"$work/a.out" 2>"$work/a.err" &
+  local first=$!
+  "$board" --db "$shared" --lines <"$work/b.in" >"$work/b.out" 2>"$work/b.err" &
+  local second=$!
+  wait "$first" || { echo "board-e2e: board a failed:"; cat "$work/a.err"; return 1; }
+  wait "$second" || { echo "board-e2e: board b failed:"; cat "$work/b.err"; return 1; }
+  [ "$(grep -c '(saved)$' "$work/a.out")" -eq 100 ] && [ "$(grep -c '(saved)$' "$work/b.out")" -eq 100 ] \
+    || { echo "board-e2e: not every add was saved:"; grep -v '(saved)$' "$work/a.out" "$work/b.out"; return 1; }
+  local listing
+  listing=$(echo "list" | "$board" --db "$shared" --lines) || return 1
+  [ "$(grep -c '^  #' <<< "$listing")" -eq 200 ] \
+    || { echo "board-e2e: the file holds $(grep -c '^  #' <<< "$listing") cards, not 200"; return 1; }
+  [ "$(grep -o '^  #[0-9]*' <<< "$listing" | sort -u | wc -l)" -eq 200 ] \
+    || { echo "board-e2e: two cards share an id"; return 1; }
+}
+
+# Two boards full screen on one file (two terminals; the sessions are not named left and
+# right, which tmux reads as pane positions): a card added in one shows in the other,
+# a move made there shows back here; both edit one card's title at once: one wins, the other
+# says its edit lost the race with what was typed, and both end up showing the winner's title.
+two_boards_on_one_file() {
+  local shared="$work/shared.sqlite" session
+  for session in first second; do
+    tm new-session -d -s "$session" -x 120 -y 30 \
+      "$board --db '$shared' --log '$work/$session.log'; echo \"exit status \$?\"; sleep 600"
+    target=$session
+    wait_for "ReduxKit board · Board" || return 1
+  done
+  target=first
+  add_card "Shared card" 1 || return 1
+  target=second
+  wait_for "#1 Shared card" || return 1
+  keys m
+  wait_for "move #1 to: 1 Todo  2 Doing  3 Done" || return 1
+  keys 2
+  wait_for "moved #1 to Doing" || return 1
+  target=first
+  wait_for "Doing (1)" || return 1
+  wait_for "#1 Shared card" || return 1
+  # Both open the card's form, type a title, and press Enter together.
+  for session in first second; do
+    target=$session
+    keys l
+    keys e
+    wait_for "Title:  Shared card" || return 1
+    keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
+    wait_for "Title:" "Title: *$" || return 1
+    type_text "Title from $session"
+    wait_for "Title:  Title from $session" || return 1
+  done
+  tm send-keys -t first Enter \; send-keys -t second Enter
+  local deadline=$((SECONDS + 20)) loser=""
+  while [ -z "$loser" ] && [ $SECONDS -lt $deadline ]; do
+    for session in first second; do
+      target=$session
+      screen | grep -q "changed in another window first" && loser=$session
+    done
+    [ -n "$loser" ] || sleep 0.05
+  done
+  [ -n "$loser" ] || { echo "board-e2e: neither board said its edit lost"; screen; return 1; }
+  local winner=first
+  [ "$loser" = first ] && winner=second
+  target=$loser
+  wait_for "your edit \"Title from $loser\" not saved" || return 1
+  wait_for "#1 Title from $winner" || return 1
+  [ -n "${BOARD_E2E_SHOW:-}" ] && screen
+  target=$winner
+  wait_for "#1 Title from $winner" || return 1
+  for session in first second; do
+    target=$session
+    keys q
+    wait_for "exit status 0" || return 1
+  done
+  target=board
+  local saved
+  saved=$(echo "show 1" | "$board" --db "$shared" --lines) || return 1
+  grep -q "Title from $winner" <<< "$saved" || { echo "board-e2e: the file holds: $saved"; return 1; }
+}
+
 # The board recorded and served on the DevTools page (the page's API, as its buttons call it):
 # a jump shows a past board on this screen, a change meanwhile is refused in words, resume
 # brings the present back; then the session file read in the terminal.
@@ -252,6 +340,8 @@ scenario "kill -9 after a save is shown loses nothing" killed_after_save
 scenario "SIGTERM right after a change saves it" terminated_before_the_debounce
 scenario "a terminal narrower than the layout, then wide again" narrow_terminal
 scenario "two boards on one board-server show each other's changes" two_boards_on_a_server
+scenario "two boards in line mode on one file: 200 adds, 200 cards" two_boards_in_line_mode_on_one_file
+scenario "two boards on one file: each shows the other's changes, a lost edit is said" two_boards_on_one_file
 scenario "board --devtools: a jump shows a past board, resume the present; inspected" devtools_time_travel
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -342,16 +342,16 @@ package final class BoardSession {
           metadata: ["card": "\(id)", "yours": "\(mine)"])
         lost.append(
           theirs == nil
-            ? "#\(id) was deleted in another window: your \"\(mine.title)\" is not saved"
-            : "#\(id) was changed in another window first: your edit (\"\(mine.title)\") is "
-              + "not saved; e edits it again from your text")
+            ? "#\(id) deleted in another window first: your edit \"\(mine.title)\" not saved"
+            : "#\(id) changed in another window first: your edit \"\(mine.title)\" not saved "
+              + "(e to redo it)")
       case BoardDatabase.columns.name:
         guard let id = Int(conflict.id), let mine = board.columns[id] else { continue }
         let theirs = conflict.currentJSON.flatMap {
           try? BoardDatabase.columns.decode($0, id: conflict.id)
         }
         guard theirs != mine else { continue }
-        lost.append("column \"\(mine.name)\" was changed in another window first")
+        lost.append("column \"\(mine.name)\" changed in another window first")
       default: continue
       }
     }

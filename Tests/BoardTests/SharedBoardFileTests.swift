@@ -104,7 +104,7 @@ struct SharedBoardFileTests {
     #expect(try await a.run("title 1 A's title").text.hasSuffix("(saved)"))
     let reply = try await b.run("title 1 B's title")
     #expect(reply.isError)
-    #expect(reply.text.contains("#1 was changed in another window first"), "\(reply.text)")
+    #expect(reply.text.contains("#1 changed in another window first"), "\(reply.text)")
     #expect(reply.text.contains("B's title"))
     #expect(b.session.board.cards[1]?.title == "A's title")  // the file's, which won
     #expect(b.session.lostEdits[1]?.title == "B's title")  // what B's user typed
@@ -128,7 +128,7 @@ struct SharedBoardFileTests {
     await b.poll()
     _ = try await a.run("delete 1")
     let reply = try await b.run("note 1 an important note")
-    #expect(reply.text.contains("#1 was deleted in another window"), "\(reply.text)")
+    #expect(reply.text.contains("#1 deleted in another window first"), "\(reply.text)")
     #expect(b.session.board.cards[1] == nil)
     #expect(b.session.lostEdits[1]?.notes == "an important note")
     try await a.close()
@@ -147,7 +147,7 @@ struct SharedBoardFileTests {
     await b.poll()
     #expect(b.session.board.cards[1]?.title == "A's")
     #expect(b.session.lostEdits[1]?.title == "B's")
-    #expect(b.session.lastProblem?.contains("#1 was changed in another window first") == true)
+    #expect(b.session.lastProblem?.contains("#1 changed in another window first") == true)
     try await a.close()
     try await b.close()
   }
