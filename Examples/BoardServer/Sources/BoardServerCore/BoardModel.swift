@@ -110,12 +110,15 @@ public enum BoardAction: ReduxAction {
   /// never written back.
   case remoteColumns(RemoteChanges<Column>)
   case remoteCards(RemoteChanges<Card>)
+  /// Puts back, as the database holds them, the rows of writes the database refused: their
+  /// values in `columns` and `cards` (the board before the write), or gone if absent there.
+  case revert(rejected: [RejectedWrite], columns: EntityStore<Column>, cards: EntityStore<Card>)
 
   /// Whether another instance made the change.
   public var isRemote: Bool {
     switch self {
     case .remoteColumns, .remoteCards: true
-    case .putColumn, .deleteColumn, .putCard, .moveCard, .deleteCard: false
+    case .putColumn, .deleteColumn, .putCard, .moveCard, .deleteCard, .revert: false
     }
   }
 }
@@ -134,6 +137,26 @@ let boardReducer = AnyReducer<BoardState, BoardAction>(id: "board") { context in
   case .deleteCard(let id): state.cards.remove(id)
   case .remoteColumns(let changes): state.columns.apply(changes)
   case .remoteCards(let changes): state.cards.apply(changes)
+  case .revert(let rejected, let columns, let cards):
+    // NB: hydration: the database holds these rows as they were; nothing to write back.
+    for write in rejected {
+      switch write.table {
+      case "columns": state.columns.putBack(write.id, as: columns[write.id])
+      case "cards": state.cards.putBack(write.id, as: cards[write.id])
+      default: break
+      }
+    }
+  }
+}
+
+extension EntityStore {
+  /// Holds `entity` under `id`, or nothing, without recording a change.
+  fileprivate mutating func putBack(_ id: Entity.ID, as entity: Entity?) {
+    guard let entity else {
+      removeWithoutRecording(id)
+      return
+    }
+    merge(from: EntityStore([entity])) { _, old in old }
   }
 }
 

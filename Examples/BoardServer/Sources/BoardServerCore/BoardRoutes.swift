@@ -157,6 +157,8 @@ private func httpError(_ error: BoardError) -> HTTPError {
     HTTPError(.serviceUnavailable, message: "not persisted yet (retried): \(message)")
   case .refused(let message):
     HTTPError(.serviceUnavailable, message: "not done: \(message)")
+  case .unstorable(let message):
+    HTTPError(.unprocessableContent, message: "the database cannot store it: \(message)")
   }
 }
 

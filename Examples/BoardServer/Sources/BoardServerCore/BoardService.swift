@@ -30,6 +30,9 @@ public enum BoardError: Error, Equatable, Sendable {
   case notPersisted(String)
   /// The store refused the change (it is shutting down, say): nothing was written.
   case refused(String)
+  /// The database refused the value for good (a value it cannot hold, a constraint): nothing
+  /// was written, and the instance holds what the database holds.
+  case unstorable(String)
 }
 
 /// The board's store, its persistence and, on PostgreSQL, the change feed from the other
@@ -202,6 +205,7 @@ public final class BoardService {
   public func createColumn(_ new: NewColumn) async -> Result<Column, BoardError> {
     await serially { [self] () async -> Result<Column, BoardError> in
       guard !new.name.isEmpty else { return .failure(.invalid("a column needs a name")) }
+      if let invalid = Self.unstorableText(["name": new.name]) { return .failure(invalid) }
       let id: String
       switch newID(new.id, taken: store.columns[new.id ?? ""] != nil) {
       case .success(let chosen): id = chosen
@@ -220,6 +224,7 @@ public final class BoardService {
       guard var column = store.columns[id] else { return .failure(.notFound) }
       guard column.entityTag == ifMatch else { return .failure(.preconditionFailed) }
       guard !name.isEmpty else { return .failure(.invalid("a column needs a name")) }
+      if let invalid = Self.unstorableText(["name": name]) { return .failure(invalid) }
       column.name = name
       column.revision += 1
       return await write(.putColumn(column)).map { column }
@@ -244,6 +249,11 @@ public final class BoardService {
   public func createCard(_ new: NewCard) async -> Result<Card, BoardError> {
     await serially { [self] () async -> Result<Card, BoardError> in
       guard !new.title.isEmpty else { return .failure(.invalid("a card needs a title")) }
+      if let invalid = Self.unstorableText(
+        ["title": new.title, "notes": new.notes ?? ""], tags: new.tags ?? [])
+      {
+        return .failure(invalid)
+      }
       guard store.columns[new.columnID] != nil else {
         return .failure(.invalid("no column \(new.columnID)"))
       }
@@ -267,6 +277,11 @@ public final class BoardService {
     await serially { [self] () async -> Result<Card, BoardError> in
       guard var card = store.cards[id] else { return .failure(.notFound) }
       guard card.entityTag == ifMatch else { return .failure(.preconditionFailed) }
+      if let invalid = Self.unstorableText(
+        ["title": change.title ?? "", "notes": change.notes ?? ""], tags: change.tags ?? [])
+      {
+        return .failure(invalid)
+      }
       let moves = change.columnID.map { $0 != card.columnID } ?? false
       if let columnID = change.columnID {
         guard store.columns[columnID] != nil else {
@@ -285,6 +300,18 @@ public final class BoardService {
       card.revision += 1
       return await write(moves ? .moveCard(card) : .putCard(card)).map { card }
     }
+  }
+
+  /// Why text fields cannot be stored, if they cannot: a NUL character, which PostgreSQL's
+  /// `jsonb` refuses (and most clients would cut the text at).
+  private static func unstorableText(_ fields: [String: String], tags: [String] = [])
+    -> BoardError?
+  {
+    let named = fields.sorted { $0.key < $1.key } + tags.map { ("tags", $0) }
+    for (name, text) in named where text.unicodeScalars.contains("\u{0}") {
+      return .invalid("the \(name) holds a NUL character (\\u0000), which cannot be stored")
+    }
+    return nil
   }
 
   /// The id a client chose for a new entity, checked, or a new one.
@@ -334,11 +361,24 @@ public final class BoardService {
     return await write.value
   }
 
-  /// Dispatches a request's change and commits it.
+  /// Dispatches a request's change and commits it. A change the database refuses for good is
+  /// taken back: the instance never serves what it could not store.
   private func write(_ action: BoardAction) async -> Result<Void, BoardError> {
+    // NB: copy-on-write: the board before the change, in O(1).
+    let (columns, cards) = (store.columns, store.cards)
     let (_, outcome) = await store.dispatchWithOutcome(action)
     guard outcome.isReduced else { return .failure(.refused("\(outcome)")) }
-    return await commit()
+    let committed = await commit()
+    guard case .failure(.unstorable) = committed else { return committed }
+    let rejected = persistence.status.rejected
+    persistence.discardRejected(rejected)
+    let (_, reverted) = await store.dispatchWithOutcome(
+      .revert(rejected: rejected, columns: columns, cards: cards))
+    if !reverted.isReduced {
+      logger.error(
+        "a refused write was not taken back from the state", metadata: ["outcome": "\(reverted)"])
+    }
+    return committed
   }
 
   /// Commits the pending change. On a conflict, the server's rows win: they replace the local
@@ -348,6 +388,12 @@ public final class BoardService {
       try await persistence.flush()
       return .success(())
     } catch {
+      if case .rejected(let writes) = error {
+        logger.notice(
+          "a write the database refuses was refused",
+          metadata: ["rejected": "\(writes.map(\.description))"])
+        return .failure(.unstorable(writes.map(\.reason.description).joined(separator: "; ")))
+      }
       guard let postgres, case .flushFailed(let underlying, _) = error,
         case .conflicts(let conflicts) = underlying as? PostgresBackendError
       else {

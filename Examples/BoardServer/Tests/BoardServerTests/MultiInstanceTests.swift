@@ -113,6 +113,75 @@ struct MultiInstanceTests {
     try await second.service.shutdown()
   }
 
+  /// A request whose card the database cannot hold is answered 4xx and leaves nothing behind
+  /// on any instance; the writes after it are not held up.
+  @Test func aCardTheDatabaseCannotHoldIsRefusedAndStopsNothing() async throws {
+    let url = try await TestServer.makeDatabase(prefix: "board")
+    let first = try await ServerInstance(.postgres(url: url, instance: "web-0"))
+    let second = try await ServerInstance(.postgres(url: url, instance: "web-1"))
+    // A rule of the operator's: titles of 20 characters at most.
+    try await TestServer.admin(url) { connection in
+      try await connection.query(
+        "ALTER TABLE cards ADD CONSTRAINT short_titles CHECK (length(data->>'title') <= 20)",
+        logger: quiet)
+    }
+    let columnID = try await first.app.test(.router) { client in
+      try #require(
+        try await client.send(.post, "/columns", json: #"{"name": "Todo"}"#, as: Column.self).body?
+          .id)
+    }
+    // A NUL character, which jsonb cannot hold: refused before anything is done.
+    let nul = try await first.app.test(.router) { client in
+      try await client.send(
+        .post, "/cards", json: #"{"columnID": "\#(columnID)", "title": "bad\u0000title"}"#,
+        as: Nothing.self
+      ).status
+    }
+    #expect(nul == .badRequest)
+    // A title the database refuses: 422, and the instance does not keep it.
+    let long = try await first.app.test(.router) { client in
+      try await client.send(
+        .post, "/cards",
+        json: #"{"columnID": "\#(columnID)", "title": "a title of more than twenty characters"}"#,
+        as: Nothing.self
+      ).status
+    }
+    #expect(long == .unprocessableContent)
+    #expect(first.service.cards.isEmpty)
+    #expect(first.service.health.pendingChanges == 0)
+    // The next write goes through, on this instance and the others.
+    let good = try await first.app.test(.router) { client in
+      try await client.send(
+        .post, "/cards", json: #"{"columnID": "\#(columnID)", "title": "short"}"#, as: Card.self)
+    }
+    #expect(good.status == .created)
+    let id = try #require(good.body?.id)
+    let tag = try #require(good.tag)
+    let tooLong = try await first.app.test(.router) { client in
+      try await client.send(
+        .put, "/cards/\(id)", json: #"{"title": "now far more than twenty characters"}"#,
+        ifMatch: tag, as: Nothing.self
+      ).status
+    }
+    #expect(tooLong == .unprocessableContent)
+    #expect(first.service.card(id)?.title == "short")
+    #expect(first.service.card(id)?.entityTag == tag)
+    await converge([first, second], cards: 1, columns: 1)
+    #expect(second.service.cards.map(\.title) == ["short"])
+    let titles = try await TestServer.admin(url) { connection in
+      var titles: [String] = []
+      for try await title in try await connection.query(
+        "SELECT data->>'title' FROM cards", logger: quiet
+      ).decode(String.self) {
+        titles.append(title)
+      }
+      return titles
+    }
+    #expect(titles == ["short"])
+    try await first.service.shutdown()
+    try await second.service.shutdown()
+  }
+
   /// Waits until every instance holds the same board.
   func converge(_ servers: [ServerInstance], cards: Int, columns: Int = 1) async {
     await waitUntil(
