@@ -26,6 +26,8 @@ let package = Package(
       dependencies: [
         .product(name: "Persistence", package: "Persistence"),
         .product(name: "EntityTracking", package: "EntityTracking"),
+        // NB: the one clock reader (the feed's report times), as Persistence's timers use.
+        .product(name: "ReduxCore", package: "ReduxCore"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]

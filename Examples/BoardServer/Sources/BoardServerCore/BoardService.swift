@@ -195,6 +195,7 @@ public final class BoardService {
       maxFlushMilliseconds: metrics.map { $0.maxFlushLatency / .milliseconds(1) },
       conflicts: metrics?.conflicts, remoteChanges: metrics?.remoteChanges,
       feedLagMilliseconds: metrics?.feedLag.map { $0 / .milliseconds(1) },
+      feedHeldBackMilliseconds: metrics.map { $0.feedHeldBack / .milliseconds(1) },
       feedReconnects: metrics?.feedReconnects)
   }
 
@@ -433,5 +434,8 @@ public struct Health: Codable, Sendable {
   public let conflicts: Int?
   public let remoteChanges: Int?
   public let feedLagMilliseconds: Double?
+  /// How long the oldest transaction that can write the change log (a flush) has been open:
+  /// the changes committed after it wait that long for this instance's feed.
+  public let feedHeldBackMilliseconds: Double?
   public let feedReconnects: Int?
 }

@@ -1,4 +1,5 @@
 import Logging
+import ReduxCore
 import PostgresNIO
 import Synchronization
 
@@ -29,6 +30,8 @@ public final class ChangeFeed: Sendable {
     /// Reads the rows of `records` and delivers them.
     let deliver:
       @Sendable (_ records: [ChangeRecord], _ connection: PostgresConnection) async throws -> Void
+    /// Compares the table with what the instance has seen and delivers the differences.
+    let resync: @Sendable (_ connection: PostgresConnection) async throws -> Void
   }
 
   private struct State {
@@ -36,21 +39,27 @@ public final class ChangeFeed: Sendable {
     var subscriptions: [String: Subscription] = [:]
     var isRunning = false
     var connections = 0
+    /// When the feed last told the database where it is, on the feed's clock.
+    var reportedAt: Duration?
   }
 
   private let database: PostgresBackend
   private let pollInterval: Duration
   private let clock: any Clock<Duration>
+  private let reader: ClockReader
+  private let retention: Duration
   private let logger: Logger
   private let state: Mutex<State>
 
   init(
     database: PostgresBackend, cursor: ChangeFeedCursor, pollInterval: Duration,
-    clock: any Clock<Duration>, logger: Logger
+    retention: Duration, clock: any Clock<Duration>, logger: Logger
   ) {
     self.database = database
     self.pollInterval = pollInterval
     self.clock = clock
+    reader = ClockReader(clock)
+    self.retention = retention
     self.logger = logger
     state = Mutex(State(cursor: cursor))
   }
@@ -73,16 +82,25 @@ public final class ChangeFeed: Sendable {
   ) {
     let database = database
     let logger = logger
-    let subscription = Subscription(table: table.name) { records, connection in
-      let changes = try await table.remoteChanges(
-        records, on: connection, book: database.book, instance: database.instance,
-        logger: logger)
-      guard !changes.changes.isEmpty else { return }
-      // NB: counted before the delivery, so that whoever receives them sees them counted.
-      database.recordFeedRead(
-        delivered: changes.changes.count, lag: records.lazy.map(\.waited).max() ?? .zero)
-      await deliver(changes)
-    }
+    let subscription = Subscription(
+      table: table.name,
+      deliver: { records, connection in
+        let changes = try await table.remoteChanges(
+          records, on: connection, book: database.book, instance: database.instance,
+          logger: logger)
+        guard !changes.changes.isEmpty else { return }
+        // NB: counted before the delivery, so that whoever receives them sees them counted.
+        database.recordFeedRead(
+          delivered: changes.changes.count, lag: records.lazy.map(\.waited).max() ?? .zero)
+        await deliver(changes)
+      },
+      resync: { connection in
+        let changes = try await table.differences(
+          from: database.book, on: connection, logger: logger)
+        guard !changes.changes.isEmpty else { return }
+        database.recordFeedRead(delivered: changes.changes.count, lag: .zero)
+        await deliver(changes)
+      })
     state.withLock { $0.subscriptions[table.name] = subscription }
   }
 
@@ -176,8 +194,11 @@ public final class ChangeFeed: Sendable {
 
   /// Reads the log from the cursor and delivers what the subscriptions follow.
   private func catchUp(on connection: PostgresConnection) async throws {
+    try await reportPosition(on: connection)
     let (cursor, subscriptions) = state.withLock { ($0.cursor, $0.subscriptions) }
-    let (records, next) = try await Self.read(after: cursor, on: connection, logger: logger)
+    let (records, next, heldBack) = try await Self.read(
+      after: cursor, on: connection, logger: logger)
+    database.recordFeedHeldBack(heldBack)
     var byTable: [String: [ChangeRecord]] = [:]
     for record in records where record.origin != database.instance {
       byTable[record.table, default: []].append(record)
@@ -189,40 +210,147 @@ public final class ChangeFeed: Sendable {
     state.withLock { $0.cursor = next }
   }
 
-  /// The changes committed after `cursor`, up to the oldest transaction still open, and the
-  /// next cursor.
+  // MARK: - The log's retention
+
+  /// Tells the database where this feed is, and deletes the log rows every live feed has read,
+  /// at most every tenth of the retention: a feed is live while it reports within the
+  /// retention. A feed that finds its report gone (it was away longer: the rows it had not
+  /// read may be gone) compares the tables with what it has seen instead, and delivers the
+  /// differences.
+  private func reportPosition(on connection: PostgresConnection) async throws {
+    let now = reader.now()
+    let (cursor, reportedAt, subscriptions) = state.withLock {
+      ($0.cursor, $0.reportedAt, $0.subscriptions)
+    }
+    if let reportedAt, now - reportedAt < retention / 10 { return }
+    let wasKept = try await ChangeFeed.report(
+      cursor, of: database.instance, retention: retention, on: connection, logger: logger)
+    state.withLock { $0.reportedAt = now }
+    guard !wasKept, reportedAt != nil else { return }
+    logger.warning(
+      "change feed: away longer than the log's retention; comparing the tables instead",
+      metadata: ["cursor": "\(cursor)"])
+    for (_, subscription) in subscriptions {
+      try await subscription.resync(connection)
+    }
+  }
+
+  /// Records `cursor` as where `instance`'s feed is, forgets the feeds that did not report
+  /// within `retention`, and deletes the log rows every feed left has read.
+  ///
+  /// - Returns: Whether the instance's previous report was still there.
+  static func report(
+    _ cursor: ChangeFeedCursor, of instance: String, retention: Duration,
+    on connection: PostgresConnection, logger: Logger
+  ) async throws -> Bool {
+    let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
+    let rows = try await connection.query(
+      """
+      WITH expired AS (
+        DELETE FROM reduxkit_feed_readers
+        WHERE seen_at < clock_timestamp() - make_interval(secs => \(seconds)) AND instance <> \(instance)
+      ),
+      reported AS (
+        INSERT INTO reduxkit_feed_readers (instance, cursor, seen_at)
+        VALUES (\(instance), \(cursor.xmin)::text::xid8, clock_timestamp())
+        ON CONFLICT (instance) DO UPDATE SET cursor = excluded.cursor, seen_at = excluded.seen_at
+        RETURNING (xmax <> 0) AS was_kept
+      )
+      SELECT was_kept FROM reported
+      """, logger: logger)
+    var wasKept = false
+    for try await kept in rows.decode(Bool.self) { wasKept = kept }
+    // NB: a statement of its own, which sees the report above: the rows below the oldest
+    // cursor of the live feeds (this one's included) have been read by every one of them.
+    try await connection.query(
+      """
+      DELETE FROM reduxkit_change_log WHERE txid < (
+        SELECT min(cursor) FROM reduxkit_feed_readers
+        WHERE seen_at >= clock_timestamp() - make_interval(secs => \(seconds)))
+      """, logger: logger)
+    return wasKept
+  }
+
+  private static func binds(_ text: String) -> PostgresBindings {
+    var bindings = PostgresBindings()
+    bindings.append(text)
+    return bindings
+  }
+
+  /// The `WITH` entries that end in `bound`: its `xmin`, the first transaction id a read must
+  /// not pass (the oldest still in progress that can write the log), and `held`, how long (in
+  /// microseconds) the oldest transaction holding the log's lock with an id has run.
+  static let bound = """
+    WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+    lockers AS (
+      SELECT DISTINCT pid FROM pg_locks
+      WHERE locktype = 'relation' AND relation = 'reduxkit_change_log'::regclass
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    ),
+    quiet AS (
+      SELECT transactionid AS x FROM pg_locks
+      WHERE locktype = 'transactionid' AND mode = 'ExclusiveLock' AND granted
+        AND pid NOT IN (SELECT pid FROM lockers)
+    ),
+    bound AS (
+      SELECT coalesce(
+        (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x
+         WHERE (x::text::numeric % 4294967296)::text::xid NOT IN (SELECT x FROM quiet)),
+        (SELECT pg_snapshot_xmax(s) FROM snap)) AS xmin,
+      coalesce(
+        (SELECT extract(epoch FROM clock_timestamp() - min(xact_start)) * 1000000
+         FROM pg_stat_activity
+         WHERE pid IN (SELECT pid FROM lockers) AND backend_xid IS NOT NULL), 0)::bigint AS held
+    )
+    """
+
+  /// The changes committed after `cursor`, up to the oldest transaction still open that can
+  /// still write to the log, and the next cursor.
+  ///
+  /// NB: the bound. A transaction id below the snapshot's `xmin` has ended, so no log row can
+  /// appear behind it later; but `xmin` covers the whole cluster, and one long transaction
+  /// anywhere (a report, a session idle in a transaction, in another database too) held every
+  /// feed back for its whole length. Only transactions that write the log matter, and every
+  /// one of them (a flush) locks the log table before it has a transaction id. So an
+  /// in-progress id of the snapshot whose transaction still runs without a lock on the log
+  /// never writes it and is skipped; one that ended since the snapshot, or holds the lock,
+  /// bounds the read. `heldBack` is how long the oldest transaction holding the lock with an
+  /// id has run: the feed's wait, for `metrics`.
   static func read(
     after cursor: ChangeFeedCursor, on connection: PostgresConnection, logger: Logger
-  ) async throws -> (records: [ChangeRecord], next: ChangeFeedCursor) {
+  ) async throws -> (records: [ChangeRecord], next: ChangeFeedCursor, heldBack: Duration) {
     // NB: one statement, so that the bound and the rows come from one snapshot; the entities of
     // a log row come out in the order they were written.
     let rows = try await connection.query(
-      """
-      WITH bound AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
-      entries AS (
-        SELECT c.txid, c.seq, c.table_name, e.id, e.version, e.n, c.op, c.origin, c.written_at
-        FROM bound, reduxkit_change_log c,
-          unnest(c.entity_ids, c.versions) WITH ORDINALITY AS e(id, version, n)
-        WHERE c.txid >= \(cursor.xmin)::text::xid8 AND c.txid < bound.xmin
-      )
-      SELECT bound.xmin::text, c.seq, c.table_name, c.id, c.version, c.op, c.origin,
-        (extract(epoch FROM clock_timestamp() - c.written_at) * 1000000)::bigint
-      FROM bound LEFT JOIN entries c ON true
-      ORDER BY c.txid, c.seq, c.n
-      """, logger: logger)
+      PostgresQuery(
+        unsafeSQL: Self.bound + """
+          ,
+          entries AS (
+            SELECT c.txid, c.seq, c.table_name, e.id, e.version, e.n, c.op, c.origin, c.written_at
+            FROM bound, reduxkit_change_log c,
+              unnest(c.entity_ids, c.versions) WITH ORDINALITY AS e(id, version, n)
+            WHERE c.txid >= $1::text::xid8 AND c.txid < bound.xmin
+          )
+          SELECT bound.xmin::text, bound.held, c.seq, c.table_name, c.id, c.version, c.op,
+            c.origin, (extract(epoch FROM clock_timestamp() - c.written_at) * 1000000)::bigint
+          FROM bound LEFT JOIN entries c ON true
+          ORDER BY c.txid, c.seq, c.n
+          """, binds: Self.binds(cursor.xmin)), logger: logger)
     var records: [ChangeRecord] = []
     var next = cursor
-    for try await (xmin, seq, table, id, version, op, origin, waited) in rows.decode(
-      (String, Int64?, String?, String?, Int64?, String?, String?, Int64?).self)
+    var heldBack = Duration.zero
+    for try await (xmin, held, seq, table, id, version, op, origin, waited) in rows.decode(
+      (String, Int64, Int64?, String?, String?, Int64?, String?, String?, Int64?).self)
     {
       next = ChangeFeedCursor(xmin: xmin)
+      heldBack = .microseconds(held)
       guard let seq, let table, let id, let version, let op, let origin else { continue }
       records.append(
         ChangeRecord(
           waited: .microseconds(waited ?? 0), sequence: seq, table: table, id: id,
           version: version, isDeletion: op == "delete", origin: origin))
     }
-    return (records, next)
+    return (records, next, heldBack)
   }
 }
 
@@ -233,13 +361,17 @@ extension PostgresBackend {
   /// - Parameters:
   ///   - cursor: Where to start reading.
   ///   - pollInterval: How often the feed reads the log without a notification.
-  ///   - clock: The clock the polls and reconnection delays read.
+  ///   - retention: How long the database keeps this feed's place when it stops reporting
+  ///     (a crashed or stopped instance): a log row is deleted once every feed that reported
+  ///     within the retention has read it (default 10 minutes; at least ten poll intervals).
+  ///   - clock: The clock the polls, the reports and the reconnection delays read.
   /// - Returns: The feed; subscribe, then ``ChangeFeed/run()`` it.
   public func changeFeed(
     from cursor: ChangeFeedCursor, pollInterval: Duration = .seconds(2),
-    clock: any Clock<Duration> = ContinuousClock()
+    retention: Duration = .seconds(600), clock: any Clock<Duration> = ContinuousClock()
   ) -> ChangeFeed {
     ChangeFeed(
-      database: self, cursor: cursor, pollInterval: pollInterval, clock: clock, logger: logger)
+      database: self, cursor: cursor, pollInterval: pollInterval,
+      retention: max(retention, pollInterval * 10), clock: clock, logger: logger)
   }
 }

@@ -33,8 +33,10 @@ import Synchronization
 /// Each flush appends to the change log, in its own transaction, the ids and versions it
 /// wrote or deleted (one log row per table and kind of change, the ids in an array).
 /// ``changes(after:)`` reads them up to the oldest transaction still open on the server, so a
-/// transaction that commits late is never skipped. NB: a session left idle in a transaction
-/// holds every instance's feed back; set `idle_in_transaction_session_timeout`.
+/// transaction that commits late is never skipped. Only transactions that can write the log
+/// hold the feed back (every flush locks the log first): a long report, or a session idle in a
+/// transaction, anywhere on the server, does not; a flush that stays open does, and
+/// ``PostgresMetrics/feedHeldBack`` says for how long.
 public final class PostgresBackend: PersistenceBackend {
   public typealias Batch = PostgresBatch
 
@@ -204,6 +206,12 @@ public final class PostgresBackend: PersistenceBackend {
         CREATE INDEX IF NOT EXISTS reduxkit_change_log_txid ON reduxkit_change_log (txid, seq)
         """,
         logger: logger)
+      // Where each instance's feed is: the log keeps what a live feed has not read.
+      try await connection.query(
+        """
+        CREATE TABLE IF NOT EXISTS reduxkit_feed_readers (
+          instance text PRIMARY KEY, cursor xid8 NOT NULL, seen_at timestamptz NOT NULL)
+        """, logger: logger)
       var applied = Set<String>()
       let rows = try await connection.query(
         "SELECT identifier FROM reduxkit_migrations", logger: logger)
@@ -247,19 +255,29 @@ public final class PostgresBackend: PersistenceBackend {
   /// - Returns: The cursor.
   /// - Throws: The connection's failure.
   public func feedCursor() async throws(PostgresBackendError) -> ChangeFeedCursor {
-    try await transaction { connection in
+    let instance = instance
+    return try await transaction { connection in
+      // NB: the feed's bound: every change committed before it has been, or will be, read.
       let rows = try await connection.query(
-        "SELECT pg_snapshot_xmin(pg_current_snapshot())::text", logger: logger)
-      for try await xmin in rows.decode(String.self) { return ChangeFeedCursor(xmin: xmin) }
-      throw PostgresBackendError.other(CancellationError())
+        PostgresQuery(unsafeSQL: ChangeFeed.bound + " SELECT xmin::text FROM bound"),
+        logger: logger)
+      var cursor: ChangeFeedCursor?
+      for try await xmin in rows.decode(String.self) { cursor = ChangeFeedCursor(xmin: xmin) }
+      guard let cursor else { throw PostgresBackendError.other(CancellationError()) }
+      // NB: reported at once, so that no other feed prunes what this one has still to read.
+      _ = try await ChangeFeed.report(
+        cursor, of: instance, retention: .seconds(600), on: connection, logger: logger)
+      return cursor
     }
   }
 
   /// The changes committed since `cursor`, in commit order of their transactions, and the
   /// cursor to read from next.
   ///
-  /// It reads up to the oldest transaction still open anywhere on the server: a long
-  /// transaction holds the feed back rather than being skipped.
+  /// It reads up to the oldest transaction still open that can write the change log (a flush):
+  /// such a transaction holds the feed back rather than being skipped, and
+  /// ``PostgresMetrics/feedHeldBack`` says for how long. Other transactions, however long, do
+  /// not.
   ///
   /// - Parameter cursor: Where the previous read ended.
   /// - Returns: The changes (this instance's own included: skip those whose `origin` is
@@ -269,9 +287,11 @@ public final class PostgresBackend: PersistenceBackend {
     after cursor: ChangeFeedCursor
   ) async throws(PostgresBackendError) -> (records: [ChangeRecord], next: ChangeFeedCursor) {
     let logger = logger
-    return try await transaction { connection in
+    let (records, next, heldBack) = try await transaction { connection in
       try await ChangeFeed.read(after: cursor, on: connection, logger: logger)
     }
+    recordFeedHeldBack(heldBack)
+    return (records, next)
   }
 
   // MARK: - Conflicts
@@ -359,6 +379,9 @@ public final class PostgresBackend: PersistenceBackend {
     let outcome: FlushOutcome
     do {
       outcome = try await transaction { [bases] connection in
+        // NB: first, before the transaction has an id: the feeds read up to the oldest
+        // transaction that holds this lock (see `ChangeFeed.read`).
+        try await connection.query(Self.lockTheLog, logger: logger)
         var outcome = FlushOutcome()
         for batch in batches {
           try await FlushWriter(
@@ -396,6 +419,7 @@ public final class PostgresBackend: PersistenceBackend {
     let logger = logger
     do {
       try await transaction { connection in
+        try await connection.query(Self.lockTheLog, logger: logger)
         var refused: [RejectedWrite] = []
         for (offset, batch) in batches.enumerated() {
           let rows =
@@ -435,6 +459,9 @@ public final class PostgresBackend: PersistenceBackend {
     return []
   }
 
+  /// The statement every transaction that writes the change log runs first.
+  static let lockTheLog: PostgresQuery = "LOCK TABLE reduxkit_change_log IN ROW EXCLUSIVE MODE"
+
   /// What ``refusedRows(of:bases:)`` found, thrown to roll its transaction back.
   private struct Diagnosis: Error {
     let refused: [RejectedWrite]
@@ -469,5 +496,9 @@ public final class PostgresBackend: PersistenceBackend {
 
   func recordFeedReconnect() {
     recorder.feedReconnected()
+  }
+
+  func recordFeedHeldBack(_ duration: Duration) {
+    recorder.feedHeldBack(duration)
   }
 }

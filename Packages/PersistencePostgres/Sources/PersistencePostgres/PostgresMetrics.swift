@@ -19,6 +19,10 @@ public struct PostgresMetrics: Sendable, Equatable {
   public internal(set) var feedLag: Duration?
   /// Times the feed's listening connection was lost and opened again.
   public internal(set) var feedReconnects = 0
+  /// How long, at the feed's last read, the oldest transaction that can still write the change
+  /// log had been running: changes committed after it wait that long. Zero when none runs; a
+  /// large value names a flush left open (see `pg_stat_activity`).
+  public internal(set) var feedHeldBack: Duration = .zero
 }
 
 /// Collects ``PostgresMetrics`` from the flushes and the feed, which run on other tasks.
@@ -51,5 +55,9 @@ final class MetricsRecorder: Sendable {
 
   func feedReconnected() {
     metrics.withLock { $0.feedReconnects += 1 }
+  }
+
+  func feedHeldBack(_ duration: Duration) {
+    metrics.withLock { $0.feedHeldBack = duration }
   }
 }

@@ -144,6 +144,42 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     return RemoteChanges(table: name, changes: changes, book: book)
   }
 
+  /// Every difference between the table and the versions `book` has seen, as remote changes:
+  /// rows newer than seen (or never seen), and rows seen that are gone (deletions). For a
+  /// feed that lost its place in the log.
+  ///
+  /// - Complexity: O(*n*), the rows of the table.
+  func differences(from book: VersionBook, on connection: PostgresConnection, logger: Logger)
+    async throws -> RemoteChanges<Entity>
+  {
+    var unseen = book.seen(name)
+    let rows = try await connection.query(
+      PostgresQuery(
+        unsafeSQL:
+          "SELECT id, version, updated_by, data::text FROM \(quotedName) ORDER BY position"),
+      logger: logger)
+    var changes: [RemoteChanges<Entity>.Change] = []
+    for try await (key, version, origin, json) in rows.decode((String, Int64, String, String).self)
+    {
+      let seen = unseen.removeValue(forKey: key)
+      guard seen.map({ $0 < version }) ?? true else { continue }
+      guard let id = Entity.ID(key) else { continue }
+      do {
+        changes.append(
+          .init(id: id, entity: try decode(json, id: key), version: version, origin: origin))
+      } catch {
+        logger.error(
+          "change feed: a row does not decode; skipped",
+          metadata: ["table": "\(name)", "id": "\(key)", "error": "\(error)"])
+      }
+    }
+    for (key, version) in unseen {
+      guard let id = Entity.ID(key) else { continue }
+      changes.append(.init(id: id, entity: nil, version: version + 1, origin: "database"))
+    }
+    return RemoteChanges(table: name, changes: changes, book: book)
+  }
+
   /// Encodes `changes` into the batch a flush commits: what
   /// `StateWriter(keyPath:table:database:)` hands the database.
   ///

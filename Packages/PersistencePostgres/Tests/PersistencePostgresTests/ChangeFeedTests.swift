@@ -41,7 +41,8 @@ struct ChangeFeedTests {
         ],
         // NB: flushes only when the test says so: no debounce timer flushes behind its back.
         clock: ManualClock())
-      feed = database.changeFeed(from: cursor, pollInterval: .seconds(1), clock: feedClock)
+      feed = database.changeFeed(
+        from: cursor, pollInterval: .seconds(1), retention: .seconds(10), clock: feedClock)
       deliveries = Deliveries()
       feed.subscribe(cardTable) { [deliveries] in deliveries.yield($0) }
       following = Task { [feed] in await feed.run() }
@@ -56,10 +57,10 @@ struct ChangeFeedTests {
     /// Waits for the next delivery, the feed's clock advanced a poll interval at a time until it
     /// comes, and applies it as the reducer of a remote action would.
     ///
-    /// NB: a read returns a change only once every transaction that was open on the server when
-    /// it committed has ended, in any database (the other suite's, in parallel): the read that a
+    /// NB: a read returns a change only once every transaction that can write the log and was
+    /// open when it committed has ended (another suite's flush, in parallel): the read that a
     /// notification or a poll starts may come back without it, and only a later poll finds it.
-    /// The server tells no one when its oldest transaction ends, so the polls are paced in real
+    /// The server tells no one when such a transaction ends, so the polls are paced in real
     /// time; the test's outcome does not depend on the pace, only how soon it ends.
     @discardableResult
     func applyNext() async throws -> (changes: RemoteChanges<Card>, heldBack: [Int]) {
@@ -220,6 +221,138 @@ struct ChangeFeedTests {
     #expect(b.database.metrics.feedReconnects >= 1)
     try await a.close()
     try await b.close()
+  }
+
+  /// A long transaction that does not write the log (a report, a session idle in a
+  /// transaction, here or in another database) does not hold the feed back; one that holds the
+  /// log's lock (a flush left open) does, for as long as it stays open, and says so.
+  @Test func onlyATransactionThatCanWriteTheLogHoldsTheFeedBack() async throws {
+    let url = try await TestServer.makeDatabase()
+    let elsewhere = try await TestServer.makeDatabase()
+    let a = try await Instance(url, as: "a")
+    let b = try await Instance(url, as: "b")
+    let start = try await b.database.feedCursor()
+    for target in [url, elsewhere] {
+      try await TestServer.admin(target) { report in
+        // A transaction with an id of its own, left open.
+        try await report.query("BEGIN", logger: TestServer.quiet)
+        try await report.query("CREATE TABLE scratch (n int)", logger: TestServer.quiet)
+        try await report.query("INSERT INTO scratch VALUES (1)", logger: TestServer.quiet)
+        a.edit { $0.cards.upsert(Card(id: target == url ? 1 : 2, title: "while a report runs")) }
+        try await a.persistence.flush()
+        let (records, _) = try await b.database.changes(after: start)
+        #expect(records.map(\.origin).contains("a"), "held back by a transaction of \(target == url ? "this" : "another") database")
+        #expect(b.database.metrics.feedHeldBack == .zero)
+        try await report.query("ROLLBACK", logger: TestServer.quiet)
+      }
+    }
+
+    let before = try await b.database.feedCursor()
+    try await TestServer.admin(url) { flush in
+      // A flush's transaction, left open: it locked the log, and has an id.
+      try await flush.query("BEGIN", logger: TestServer.quiet)
+      try await flush.query(
+        "LOCK TABLE reduxkit_change_log IN ROW EXCLUSIVE MODE", logger: TestServer.quiet)
+      try await flush.query("UPDATE cards SET version = version WHERE false", logger: TestServer.quiet)
+      try await flush.query("SELECT pg_current_xact_id()", logger: TestServer.quiet)
+      a.edit { $0.cards.upsert(Card(id: 3, title: "after the open flush")) }
+      try await a.persistence.flush()
+      let (held, _) = try await b.database.changes(after: before)
+      // It committed after the open one began: it waits for it.
+      #expect(!held.map(\.id).contains("3"))
+      #expect(b.database.metrics.feedHeldBack > .zero)
+      try await flush.query("COMMIT", logger: TestServer.quiet)
+    }
+    let (records, _) = try await b.database.changes(after: before)
+    #expect(records.map(\.id).contains("3"))
+    #expect(b.database.metrics.feedHeldBack == .zero)
+    try await a.close()
+    try await b.close()
+  }
+
+  /// A row of the change log is deleted once every live feed has read it; a feed that stopped
+  /// reporting keeps the rows it has not read only for the retention.
+  @Test func theLogKeepsWhatALiveFeedHasNotRead() async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await openBoard(url, as: "a")
+    let b = try await openBoard(url, as: "b")
+    _ = try await a.feedCursor()
+    _ = try await b.feedCursor()
+    let persistence = PersistenceMiddleware<Board>(
+      backend: a, writers: [StateWriter(keyPath: \.cards, table: cardTable, database: a)],
+      clock: ManualClock())
+    var board = Board()
+    for id in 1...10 {
+      board.cards.upsert(Card(id: id, title: "card \(id)"))
+      persistence.afterReduce(state: &board)
+      try await persistence.flush()
+    }
+    #expect(try await logRows(url) == 10)
+    _ = try await a.feedCursor()
+    #expect(try await logRows(url) == 10)  // b has read none of them
+    _ = try await b.feedCursor()
+    #expect(try await logRows(url) == 0)  // both have
+
+    // c reports, then stops: its place keeps the rows, until it is older than the retention.
+    let c = try await openBoard(url, as: "c")
+    _ = try await c.feedCursor()
+    board.cards.upsert(Card(id: 11, title: "card 11"))
+    persistence.afterReduce(state: &board)
+    try await persistence.flush()
+    _ = try await a.feedCursor()
+    _ = try await b.feedCursor()
+    #expect(try await logRows(url) == 1)
+    try await TestServer.admin(url) { connection in
+      try await connection.query(
+        "UPDATE reduxkit_feed_readers SET seen_at = now() - interval '1 hour' WHERE instance = 'c'",
+        logger: TestServer.quiet)
+    }
+    _ = try await a.feedCursor()
+    #expect(try await logRows(url) == 0)
+    try await persistence.shutdown()
+    for database in [a, b, c] { database.close() }
+  }
+
+  /// A feed away longer than the retention (its place forgotten, the rows it had not read
+  /// deleted) compares the tables with what it has seen, and delivers the differences.
+  @Test func aFeedWhosePlaceWasForgottenComparesTheTables() async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await Instance(url, as: "a")
+    let b = try await Instance(url, as: "b")
+    a.edit { $0.cards.upsert(contentsOf: [Card(id: 1, title: "one"), Card(id: 2, title: "two")]) }
+    try await a.persistence.flush()
+    try await b.applyNext()
+    // b is away: its place is forgotten and the log pruned past it.
+    try await TestServer.admin(url) { connection in
+      try await connection.query(
+        "DELETE FROM reduxkit_feed_readers WHERE instance = 'b'", logger: TestServer.quiet)
+    }
+    a.edit {
+      $0.cards.modify(1) { $0.title = "one, edited" }
+      $0.cards.remove(2)
+      $0.cards.upsert(Card(id: 3, title: "three"))
+    }
+    try await a.persistence.flush()
+    try await TestServer.admin(url) { connection in
+      try await connection.query("DELETE FROM reduxkit_change_log", logger: TestServer.quiet)
+    }
+    try await b.applyNext()
+    #expect(b.board.cards.values.sorted { $0.id < $1.id } == a.board.cards.values.sorted { $0.id < $1.id })
+    #expect(b.persistence.status.pendingCount == 0)
+    try await a.close()
+    try await b.close()
+  }
+
+  private func logRows(_ url: String) async throws -> Int {
+    try await TestServer.admin(url) { connection in
+      var count = 0
+      for try await value in try await connection.query(
+        "SELECT count(*)::bigint FROM reduxkit_change_log", logger: TestServer.quiet
+      ).decode(Int64.self) {
+        count = Int(value)
+      }
+      return count
+    }
   }
 
   @Test func aConnectionLostMidFlushKeepsTheChangesPendingForTheRetry() async throws {
