@@ -33,6 +33,8 @@ let package = Package(
         // NB: imported directly (EntityTable, hydration): listed, so an incremental build
         // recompiles this target when EntityStore changes.
         .product(name: "EntityTracking", package: "EntityTracking"),
+        // NB: the change feed's polls sleep on the one clock reader.
+        .product(name: "ReduxCore", package: "ReduxCore"),
         .product(name: "GRDB", package: "GRDB.swift"),
         // NB: SQLite's C API, which GRDB is built on: EntityTable binds each row's values in
         // place on GRDB's prepared statement.

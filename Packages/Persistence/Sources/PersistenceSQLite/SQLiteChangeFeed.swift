@@ -1,6 +1,7 @@
 import GRDB
 public import Logging
 public import Persistence
+import ReduxCore
 import Synchronization
 
 import struct Foundation.Data
@@ -141,7 +142,7 @@ public final class SQLiteChangeFeed: Sendable {
         lastVersion = nil
       }
       do {
-        try await clock.sleep(for: pollInterval)
+        try await ClockReader(clock).sleep(for: pollInterval)()
       } catch {
         return
       }

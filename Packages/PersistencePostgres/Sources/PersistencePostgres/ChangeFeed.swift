@@ -132,7 +132,7 @@ public final class ChangeFeed: Sendable {
       // NB: a connection that lasted starts the backoff again.
       if ContinuousClock.now - started > .seconds(10) { delay = .milliseconds(50) }
       do {
-        try await clock.sleep(for: delay)
+        try await reader.sleep(for: delay)()
       } catch {
         return
       }
@@ -164,9 +164,9 @@ public final class ChangeFeed: Sendable {
             for try await _ in notifications { wake.yield() }
             throw PostgresBackendError.connectionLost(underlying: CancellationError())
           }
-          group.addTask { [clock, pollInterval] in
+          group.addTask { [reader, pollInterval] in
             while true {
-              try await clock.sleep(for: pollInterval)
+              try await reader.sleep(for: pollInterval)()
               wake.yield()
             }
           }
@@ -372,6 +372,7 @@ extension PostgresBackend {
   ) -> ChangeFeed {
     ChangeFeed(
       database: self, cursor: cursor, pollInterval: pollInterval,
-      retention: max(retention, pollInterval * 10), clock: clock, logger: logger)
+      retention: min(max(retention, pollInterval * 10), ClockReader.longestTimer), clock: clock,
+      logger: logger)
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An injected clock, read as durations since the reader was made: the clock convention of
 /// ReduxKit. Every debounce, timer, stale time and gc time reads one of these, so tests inject a
 /// `ManualClock` (ReduxCoreTesting) and production a `ContinuousClock`.
@@ -25,6 +27,7 @@ public struct ClockReader: Sendable {
       let origin = continuous.now
       elapsed = { origin.duration(to: .now) }
       sleeper = { delay in
+        guard delay <= Self.longestTimer else { return Self.untilCancelled }
         let deadline = ContinuousClock.now.advanced(by: delay)
         return { try await continuous.sleep(until: deadline, tolerance: nil) }
       }
@@ -33,8 +36,26 @@ public struct ClockReader: Sendable {
     let origin = clock.now
     elapsed = { origin.duration(to: clock.now) }
     sleeper = { delay in
+      guard delay <= Self.longestTimer else { return Self.untilCancelled }
       let deadline = clock.now.advanced(by: delay)
       return { try await clock.sleep(until: deadline, tolerance: nil) }
+    }
+  }
+
+  /// The longest sleep with a timer, about 136 years. A longer one (`.seconds(Int64.max)`, the
+  /// usual way to write "never") waits with no timer until its task is cancelled.
+  ///
+  /// NB: a system clock's deadline beyond its range traps ("Not enough bits to represent the
+  /// passed value") when the sleep converts it; a configuration value never traps the host.
+  public static let longestTimer = Duration.seconds(Int64(1) << 32)
+
+  /// Waits until the task is cancelled, then throws `CancellationError`.
+  private static let untilCancelled: Sleep = {
+    let waiter = CancellationWaiter()
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { waiter.wait($0) }
+    } onCancel: {
+      waiter.cancel()
     }
   }
 
@@ -44,8 +65,39 @@ public struct ClockReader: Sendable {
   }
 
   /// A sleep that ends `delay` after this call, however late the task that runs it starts:
-  /// a timer measures from the moment it was armed.
+  /// a timer measures from the moment it was armed. A `delay` longer than ``longestTimer``
+  /// ends only when the task is cancelled.
   public func sleep(for delay: Duration) -> Sleep {
     sleeper(delay)
+  }
+}
+
+/// A continuation that cancellation resumes, whichever comes first: the wait or the
+/// cancellation.
+private final class CancellationWaiter: Sendable {
+  private enum State {
+    case idle
+    case waiting(CheckedContinuation<Void, any Error>)
+    case cancelled
+  }
+
+  private let state = Mutex(State.idle)
+
+  func wait(_ continuation: CheckedContinuation<Void, any Error>) {
+    let cancelled = state.withLock { state in
+      guard case .idle = state else { return true }
+      state = .waiting(continuation)
+      return false
+    }
+    if cancelled { continuation.resume(throwing: CancellationError()) }
+  }
+
+  func cancel() {
+    let waiting = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+      defer { state = .cancelled }
+      if case .waiting(let continuation) = state { return continuation }
+      return nil
+    }
+    waiting?.resume(throwing: CancellationError())
   }
 }
