@@ -133,12 +133,20 @@ package final class BoardServerSync {
   ///
   /// NB: read without a suspension, then dispatched in the same turn: two shows reach the
   /// store in the order they read the cache, so an older board never lands after a newer one.
-  /// An invalidated board (dropped until it is fetched again) leaves the store as it is.
-  private func show() async {
-    guard let store,
-      let board = client.freshQueryData(
-        Self.key, as: ServerBoard.self, staleTime: observer.options.staleTime)
-    else { return }
+  /// An invalidated board (dropped until it is fetched again) leaves the store as it is,
+  /// unless `fetchingIfDropped`: then the board fetched now (the newest) is shown.
+  private func show(fetchingIfDropped: Bool = false) async {
+    guard let store else { return }
+    var cached = client.freshQueryData(
+      Self.key, as: ServerBoard.self, staleTime: observer.options.staleTime)
+    if cached == nil, fetchingIfDropped {
+      let api = api
+      let (_, fetched) = await client.fetch(queryKey: Self.key, options: observer.options) {
+        try await api.board()
+      }
+      cached = try? fetched.get()
+    }
+    guard let board = cached else { return }
     let (columns, cards) = localBoard(board)
     let (_, outcome) = await store.dispatchWithOutcome(.serverBoard(columns: columns, cards: cards))
     if !outcome.isReduced {
@@ -197,8 +205,9 @@ package final class BoardServerSync {
       await previous?.value
       let error = await perform(action)
       // NB: shown once answered, whatever the cache's followers have done by then: the
-      // command that follows sees its effect.
-      await show()
+      // command that follows sees its effect. The change feed may have dropped the board
+      // meanwhile (an invalidation): then it is fetched again, not left as it was.
+      await show(fetchingIfDropped: true)
       return error
     }
     lastWrite = Task { _ = await write.value }

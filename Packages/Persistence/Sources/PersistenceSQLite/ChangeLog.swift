@@ -56,7 +56,8 @@ enum ChangeLog {
   /// The lowest and highest numbers in the log; `nil` when it is empty.
   static func bounds(in db: Database) throws -> (first: Int64, last: Int64)? {
     guard let row = try Row.fetchOne(db, sql: "SELECT min(seq), max(seq) FROM \(table)"),
-      let first: Int64 = row[0], let last: Int64 = row[1]
+      let first = try row.decode(Int64?.self, atIndex: 0),
+      let last = try row.decode(Int64?.self, atIndex: 1)
     else { return nil }
     return (first, last)
   }

@@ -2,6 +2,7 @@ import GRDB
 
 import struct Foundation.FileAttributeKey
 import struct Foundation.FileAttributeType
+import struct Foundation.ObjCBool
 import class Foundation.FileManager
 import class Foundation.NSNumber
 import struct Foundation.URL
@@ -30,12 +31,15 @@ struct DatabaseFile {
   /// can be read consistently.
   let hasHotJournal: Bool
   let isWritable: Bool
+  let directoryExists: Bool
   let directoryIsWritable: Bool
 
   init(path: String) throws(SQLiteDatabaseError) {
     self.path = path
     let files = FileManager.default
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    directoryExists = files.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue
     directoryIsWritable = files.isWritableFile(atPath: directory)
     logSize = Self.size(of: path + "-wal")
     hasHotJournal = (Self.size(of: path + "-journal") ?? 0) > 0
@@ -88,7 +92,7 @@ struct DatabaseFile {
   func plan(readOnly: Bool, creation: SQLiteDatabase.Creation) throws(SQLiteDatabaseError) -> Plan {
     switch state {
     case .missing:
-      if readOnly { throw .cannotOpen(path: path) }
+      if readOnly || !directoryExists { throw .cannotOpen(path: path) }
       if !directoryIsWritable { throw .readOnly }
       return .create
     case .empty:
@@ -177,6 +181,46 @@ struct DatabaseFile {
     }
   }()
 
+  /// Checks a file that a crash left with a hot rollback journal, without touching either:
+  /// on a copy of both in a temporary folder, which the check rolls back (reading the file
+  /// consistently needs the journal rolled back, a write).
+  ///
+  /// - Complexity: O(*n*) in the size of the file and its journal (the copy).
+  func checkBehindHotJournal(
+    migrator: DatabaseMigrator, verifiesIntegrity: Bool, configuration: Configuration
+  ) throws(SQLiteDatabaseError) {
+    let files = FileManager.default
+    let folder = files.temporaryDirectory.appendingPathComponent(
+      "reduxkit-check-\(UUID().uuidString)")
+    let copy = folder.appendingPathComponent("database").path
+    defer {
+      do {
+        try files.removeItem(at: folder)
+      } catch {
+        // NB: a copy in the temporary folder, which the system clears; the file is untouched.
+      }
+    }
+    var configuration = configuration
+    configuration.readonly = false
+    do {
+      try files.createDirectory(at: folder, withIntermediateDirectories: true)
+      try files.copyItem(atPath: path, toPath: copy)
+      try files.copyItem(atPath: path + "-journal", toPath: copy + "-journal")
+    } catch {
+      throw .cannotOpen(path: path)
+    }
+    do {
+      let connection = try DatabaseQueue(path: copy, configuration: configuration)
+      try connection.read { db in
+        if verifiesIntegrity { try Self.verifyIntegrity(db, path: path) }
+        try Self.refuseNewerSchema(db, path: path, migrator: migrator)
+      }
+      try connection.close()
+    } catch {
+      throw SQLiteDatabaseError(error, path: path)
+    }
+  }
+
   /// Checks an existing file through a read-only connection: integrity, and migrations this
   /// app does not know. Writes nothing; creates no `-wal` or `-shm` file unless a `-wal` file
   /// holding data is there to read (then SQLite needs its `-shm` index).
@@ -214,14 +258,6 @@ struct DatabaseFile {
     } catch {
       throw SQLiteDatabaseError(error, path: path)
     }
-  }
-
-  /// The checks of ``check(migrator:verifiesIntegrity:configuration:)``, on an open connection.
-  static func verify(
-    _ db: Database, path: String, migrator: DatabaseMigrator, integrity: Bool, schema: Bool
-  ) throws {
-    if integrity { try verifyIntegrity(db, path: path) }
-    if schema { try refuseNewerSchema(db, path: path, migrator: migrator) }
   }
 
   private static func verifyIntegrity(_ db: Database, path: String) throws {

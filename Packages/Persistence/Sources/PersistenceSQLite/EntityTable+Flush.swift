@@ -224,8 +224,10 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   private func conflict(_ id: Entity.ID, key: String, base: Int64?) throws -> PersistenceConflict? {
     let statement = try db.cachedStatement(sql: "SELECT version, data FROM \(name) WHERE id = ?")
     let row = try Row.fetchOne(statement, arguments: [id])
-    let current: Int64? = row?[0]
-    let json = (row?[1] as Data?).map { String(decoding: $0, as: UTF8.self) }
+    let current = try row?.decode(Int64?.self, atIndex: 0)
+    let json = try row?.decode(Data?.self, atIndex: 1).map {
+      String(decoding: $0, as: UTF8.self)
+    }
     guard current != nil || base != nil else { return nil }
     return PersistenceConflict(
       table: table.name, id: key, expectedVersion: base, currentVersion: current,

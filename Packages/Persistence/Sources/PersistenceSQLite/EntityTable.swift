@@ -108,7 +108,9 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     let rows = try Row.fetchCursor(
       db, sql: "SELECT id, version, data FROM \(quotedName) ORDER BY rowid")
     while let row = try rows.next() {
-      let data: Data = row[2]
+      // NB: decoded with a throw, not a subscript's trap: a value of another type (a damaged
+      // file, another tool's write) is a corrupt file, reported, never a crash.
+      let data = try row.decode(Data.self, atIndex: 2)
       let entity: Entity
       do {
         entity = try decoder.decode(Entity.self, from: data)
@@ -116,7 +118,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
         throw SQLiteDatabaseError.undecodable(
           table: name, id: "\(row[0] as DatabaseValue)", underlying: error)
       }
-      versions["\(entity.id)"] = row[1]
+      versions["\(entity.id)"] = try row.decode(Int64.self, atIndex: 1)
       entities.append(entity)
     }
     return (EntityStore(entities), versions)

@@ -246,10 +246,13 @@ extension EntityTable {
     while let row = try rows.next() {
       let key: DatabaseValue = row[0]
       order += 1
-      let placedLast = (row[2] as Int64) != 0 || latest[key]?.placedLast == true
+      let placedLast =
+        try row.decode(Int64.self, atIndex: 2) != 0 || latest[key]?.placedLast == true
       latest[key] = LatestChange(
-        order: order, logVersion: row[1], placedLast: placedLast, origin: row[3], version: row[4],
-        data: row[5])
+        order: order, logVersion: try row.decode(Int64.self, atIndex: 1), placedLast: placedLast,
+        origin: try row.decode(String.self, atIndex: 3),
+        version: try row.decode(Int64?.self, atIndex: 4),
+        data: try row.decode(Data?.self, atIndex: 5))
     }
     let decoder = JSONDecoder()
     var changes: [RemoteChanges<Entity>.Change] = []
@@ -292,8 +295,8 @@ extension EntityTable {
     let rows = try Row.fetchCursor(
       db, sql: "SELECT id, version, data FROM \(quotedName) ORDER BY rowid")
     while let row = try rows.next() {
-      let data: Data = row[2]
-      let version: Int64 = row[1]
+      let data = try row.decode(Data.self, atIndex: 2)
+      let version = try row.decode(Int64.self, atIndex: 1)
       let entity: Entity
       do {
         entity = try decoder.decode(Entity.self, from: data)

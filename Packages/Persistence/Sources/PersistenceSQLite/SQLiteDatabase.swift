@@ -113,22 +113,37 @@ public final class SQLiteDatabase: Sendable {
       file = try DatabaseFile(path: path)
     }
     let isNew = plan == .startInEmptyFile
-    if !isNew, !file.hasHotJournal {
+    if !isNew, file.hasHotJournal {
+      // NB: on a copy: a file refused is left as it was, journal included.
+      try file.checkBehindHotJournal(
+        migrator: migrator, verifiesIntegrity: verifiesIntegrity, configuration: configuration)
+    } else if !isNew {
       try file.check(
         migrator: migrator, verifiesIntegrity: verifiesIntegrity, configuration: configuration)
     }
-    let writer: any DatabaseWriter
+    // NB: one connection (a queue, not GRDB's pool): a pool starts a missing or empty `-wal`
+    // file with an empty write transaction, which waits for another process's write lock, so
+    // that an open with nothing to do could fail with `busy`. WAL is the file's (its header
+    // keeps it): set only when the file is not in WAL mode yet, which is something to do.
+    let writer: DatabaseQueue
     do {
-      writer = try DatabasePool(
+      writer = try DatabaseQueue(
         path: file.connectionPath(readOnly: configuration.readonly), configuration: configuration)
+      if !configuration.readonly {
+        try writer.writeWithoutTransaction { db in
+          if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+          }
+          // NB: a commit survives the process's crash; per connection, so no lock.
+          try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+      }
     } catch {
       throw SQLiteDatabaseError(error, path: path)
     }
-    // NB: a hot journal is rolled back by the read-write open: only then can it be checked.
     try self.init(
-      path: path, writer: writer, migrator: migrator,
-      checksAfterOpening: file.hasHotJournal ? (integrity: verifiesIntegrity, schema: true) : nil,
-      instance: instance, changeLogRetention: changeLogRetention)
+      path: path, writer: writer, migrator: migrator, instance: instance,
+      changeLogRetention: changeLogRetention)
   }
 
   /// Opens the database at `path` as ``init(path:migrator:configuration:verifiesIntegrity:busyTimeout:creation:)``
@@ -192,15 +207,13 @@ public final class SQLiteDatabase: Sendable {
       throw SQLiteDatabaseError(error, path: ":memory:")
     }
     return try SQLiteDatabase(
-      path: ":memory:", writer: queue, migrator: migrator, checksAfterOpening: nil,
-      instance: nil, changeLogRetention: .seconds(3_600))
+      path: ":memory:", writer: queue, migrator: migrator, instance: nil,
+      changeLogRetention: .seconds(3_600))
   }
 
-  /// Migrates the opened database when it needs it. `checksAfterOpening` is set only when the
-  /// file could not be checked before opening (a hot rollback journal had to be rolled back).
+  /// Migrates the opened database when it needs it.
   private init(
-    path: String, writer: any DatabaseWriter, migrator: DatabaseMigrator,
-    checksAfterOpening: (integrity: Bool, schema: Bool)?, instance: String?,
+    path: String, writer: any DatabaseWriter, migrator: DatabaseMigrator, instance: String?,
     changeLogRetention: Duration
   ) throws(SQLiteDatabaseError) {
     self.path = path
@@ -208,12 +221,6 @@ public final class SQLiteDatabase: Sendable {
     self.instance = instance ?? Self.newInstanceName()
     self.changeLogRetention = changeLogRetention
     do {
-      if let checks = checksAfterOpening {
-        try writer.read { db in
-          try DatabaseFile.verify(
-            db, path: path, migrator: migrator, integrity: checks.integrity, schema: checks.schema)
-        }
-      }
       // NB: read first: an open with nothing to migrate takes no write lock, so it does not
       // wait for (or fail against) another process that is writing.
       if try writer.read({ db in try migrator.hasCompletedMigrations(db) }) { return }
@@ -251,10 +258,8 @@ public final class SQLiteDatabase: Sendable {
     }
     guard !wasClosed else { return }
     do {
-      // NB: GRDB's DatabasePool.close() closes its writer before its readers, so the writer is
-      // not the last connection and cannot checkpoint; the readers, read-only, cannot either,
-      // and the -wal file would stay. Closing the readers first lets the writer clean up.
-      (writer as? DatabasePool)?.releaseMemory()
+      // NB: the last connection of the file in this process checkpoints the log into the file
+      // and removes it as it closes.
       try writer.close()
     } catch {
       isClosed.withLock { $0 = false }

@@ -78,8 +78,14 @@ extension SQLiteDatabaseError {
       case .SQLITE_IOERR where Self.isDiskFull(error, path: path): self = .diskFull
       default: self = .sqlite(error)
       }
+    case let error as RowDecodingError:
+      // NB: a stored value of another type than the one written there (the library's own
+      // columns: a migration's identifier, a row's version): the file is damaged, or another
+      // tool wrote it.
+      self = .corrupt(path: path, detail: "\(error)")
     default:
-      // GRDB throws only DatabaseError and CancellationError; anything else is ours and typed.
+      // GRDB throws DatabaseError, RowDecodingError and CancellationError; anything else is
+      // ours and typed.
       self = .sqlite(DatabaseError(resultCode: .SQLITE_ERROR, message: "\(error)"))
     }
   }

@@ -389,17 +389,105 @@ import Testing
     }
     try await queue.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
 
-    #expect {
+    // Refused on a copy: the file and its journal are left byte for byte as they were.
+    try expectRefusal(
       try SQLiteDatabase(
         path: crashed.file("app.sqlite").path, migrator: libraryMigrator(through: 1),
-        verifiesIntegrity: false)
-    } throws: { error in
-      if case .newerSchema(_, unknownMigrations: ["v2 archive"])? = error as? SQLiteDatabaseError {
-        true
-      } else {
-        false
+        verifiesIntegrity: false),
+      leaves: crashed.url
+    ) { error in
+      if case .newerSchema(_, unknownMigrations: ["v2 archive"]) = error { true } else { false }
+    }
+    #expect(FileManager.default.fileExists(atPath: crashed.file("app.sqlite-journal").path))
+  }
+
+  @Test func aCorruptFileBehindARollbackJournalIsRefusedWithItsJournalUntouched() async throws {
+    let source = try TemporaryDirectory()
+    let file = source.file("app.sqlite")
+    var configuration = Configuration()
+    configuration.allowsUnsafeTransactions = true
+    let queue = try DatabaseQueue(path: file.path, configuration: configuration)
+    try libraryMigrator().migrate(queue)
+    try await queue.write { db in
+      for index in 0..<400 {
+        try db.execute(
+          sql: "INSERT INTO notes (id, data) VALUES (?, ?)",
+          arguments: ["n\(index)", String(repeating: "x", count: 2_000)])
       }
     }
+    // A transaction cut by a crash: it changed a few pages, which the journal keeps.
+    try await queue.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA cache_size = 1")
+      try db.execute(sql: "BEGIN")
+      try db.execute(sql: "UPDATE notes SET data = 'changed' WHERE id = 'n0'")
+      try db.execute(sql: "INSERT INTO tags (id, data) VALUES (1, 'x')")
+    }
+    let crashed = try TemporaryDirectory()
+    for name in ["app.sqlite", "app.sqlite-journal"] {
+      try FileManager.default.copyItem(at: source.file(name), to: crashed.file(name))
+    }
+    try await queue.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    // Damage far from the pages the journal restores.
+    let handle = try FileHandle(forUpdating: crashed.file("app.sqlite"))
+    try handle.seek(toOffset: 4_096 * 150)
+    try handle.write(contentsOf: Data(repeating: 0xA5, count: 4_096 * 4))
+    try handle.close()
+
+    try expectRefusal(
+      try SQLiteDatabase(path: crashed.file("app.sqlite").path, migrator: libraryMigrator()),
+      leaves: crashed.url
+    ) { error in
+      if case .corrupt = error { true } else { false }
+    }
+    #expect(FileManager.default.fileExists(atPath: crashed.file("app.sqlite-journal").path))
+  }
+
+  @Test func aFileInAMissingFolderCannotBeOpened() throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("no/such/folder/app.sqlite")
+    #expect {
+      try SQLiteDatabase(path: file.path, migrator: libraryMigrator())
+    } throws: { error in
+      if case .cannotOpen(path: file.path)? = error as? SQLiteDatabaseError { true } else { false }
+    }
+  }
+
+  @Test func aStoredValueOfTheWrongTypeIsACorruptFileEvenWithoutTheIntegrityCheck()
+    async throws
+  {
+    let directory = try TemporaryDirectory()
+    let file = try await savedDatabase(in: directory.url)
+    // The migrations' table holds a NULL identifier: what damage (or another tool) leaves.
+    let queue = try DatabaseQueue(path: file.path)
+    try await queue.write { db in
+      try db.execute(sql: "ALTER TABLE grdb_migrations RENAME TO old_migrations")
+      try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT)")
+      try db.execute(sql: "INSERT INTO grdb_migrations SELECT identifier FROM old_migrations")
+      try db.execute(sql: "INSERT INTO grdb_migrations VALUES (NULL)")
+    }
+    try queue.close()
+    try expectRefusal(
+      try SQLiteDatabase(path: file.path, migrator: libraryMigrator(), verifiesIntegrity: false),
+      leaves: directory.url
+    ) { error in
+      if case .corrupt(path: file.path, _) = error { true } else { false }
+    }
+  }
+
+  @Test func anOpenAfterAnotherProcessClosedTheFileTakesNoWriteLock() async throws {
+    let directory = try TemporaryDirectory()
+    let file = try await savedDatabase(in: directory.url)
+    // Closed cleanly: no -wal file. Another connection now holds the write lock, its log empty.
+    #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"))
+    let other = try lockHolder(file)
+    try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+    let database = try SQLiteDatabase(
+      path: file.path, migrator: libraryMigrator(), busyTimeout: .zero)
+    #expect(try await database.load(tagTable).values == [Tag(id: 1, name: "home")])
+    try await other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+    try await database.persist(to: tagTable)([Tag(id: 2, name: "work")], [])
+    #expect(try await database.load(tagTable).count == 2)
+    try database.close()
   }
 
   @Test func aDiskIOErrorFromGrowingTheIndexIsADiskFull() {
