@@ -51,6 +51,25 @@ let package = Package(
       ],
       path: "Benchmarks/PersistenceContenders"
     ),
+    // Not a package-benchmark suite: two processes on one SQLite file, the second started by
+    // the first; commit → delivery through the change feed, p50 and p99.
+    .executableTarget(
+      name: "FeedLatency",
+      dependencies: [
+        .product(name: "EntityTracking", package: "EntityTracking"),
+        .product(name: "Persistence", package: "Persistence"),
+        .product(name: "PersistenceSQLite", package: "Persistence"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      path: "Benchmarks/FeedLatency"
+    ),
+    // Not a package-benchmark suite: how long a job posted to the main actor from a plain
+    // thread waits while producer tasks flood a store, beside a control thread's oversleep.
+    .executableTarget(
+      name: "MainActorLatency",
+      dependencies: [.product(name: "ReduxCore", package: "ReduxCore")],
+      path: "Benchmarks/MainActorLatency"
+    ),
     // Not a package-benchmark suite: a plain program against a PostgreSQL server, which
     // Scripts/postgres-bench.sh starts (flush throughput against a hand-written batch).
     .executableTarget(

@@ -5,7 +5,11 @@
 # ((Ir(c, n2) - Ir(setup, n2)) - (Ir(c, n1) - Ir(setup, n1))) / (n2 - n1), the contender's own
 # work without start-up, setup and teardown. For PersistenceSQLite that work is the drains
 # (`afterReduce` after each of 10 reduces) and the flush: everything an app pays for it.
+# `persistence-update` (every row already stored and loaded, then changed: each written at its
+# version, the conflict check) is counted against its own setup, `setup-update`.
 # Usage: Scripts/persistence-instructions.sh [n1 n2]   (default 10000 30000)
+#   PERSISTENCE_CONTENDERS=path/to/PersistenceContenders counts another build of the same
+#   program (an earlier release's, to compare its flush with this one's).
 # Wall-clock ratios, interleaved in one process:
 #   .build/release/PersistenceContenders interleaved 15 100000   (after this script's build)
 set -euo pipefail
@@ -15,7 +19,7 @@ n2=${2:-30000}
 command -v valgrind >/dev/null || { echo "persistence-instructions: valgrind is not installed (apt-get install valgrind)"; exit 1; }
 scratch=${SCRATCH_PATH:-Benchmarks/.build}
 swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product PersistenceContenders >/dev/null
-binary=$(swift build -c release --package-path Benchmarks --scratch-path "$scratch" --show-bin-path)/PersistenceContenders
+binary=${PERSISTENCE_CONTENDERS:-$(swift build -c release --package-path Benchmarks --scratch-path "$scratch" --show-bin-path)/PersistenceContenders}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -34,6 +38,9 @@ for contender in persistence grdb-json grdb-jsonencoder grdb-columns; do
   per_row[$contender]=$(( ((large - setup_large) - (small - setup_small)) / (n2 - n1) ))
   echo "$contender: ${per_row[$contender]} instructions/row"
 done
+update_small=$(( $(count persistence-update "$n1") - $(count setup-update "$n1") ))
+update_large=$(( $(count persistence-update "$n2") - $(count setup-update "$n2") ))
+echo "persistence-update: $(( (update_large - update_small) / (n2 - n1) )) instructions/row"
 p=${per_row[persistence]}
 for baseline in grdb-jsonencoder grdb-columns grdb-json; do
   awk -v b="${per_row[$baseline]}" -v p="$p" -v name="$baseline" \

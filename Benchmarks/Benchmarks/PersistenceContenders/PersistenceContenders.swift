@@ -26,6 +26,9 @@ import PersistenceSQLite
 /// - `grdb-json`: the same, the JSON built by hand as a `String` (slower than `JSONEncoder`).
 /// - `grdb-columns`: a hand-written table of typed columns (`id INTEGER PRIMARY KEY`, one column
 ///   per field), filled by a prepared upsert: no JSON at all.
+/// - `persistence-update`: every row already stored and loaded (``prefilled(_:)``, the setup
+///   of `setup-update`), each changed once in ``drains`` reduces, drained and flushed: a flush
+///   of updates, where each row is written at the version it was loaded at (the conflict check).
 @main
 enum PersistenceContenders {
   static let contenders = ["persistence", "grdb-json", "grdb-jsonencoder", "grdb-columns"]
@@ -76,6 +79,10 @@ enum PersistenceContenders {
         try encoder.encode(card).databaseValue
       }
     case "grdb-columns": return try await columns(setup)
+    case "setup-update":
+      blackHole(try await prefilled(setup))
+      return .zero
+    case "persistence-update": return try await persistenceUpdate(setup)
     default: fatalError("unknown contender \(contender); known: \(contenders)")
     }
   }
@@ -105,6 +112,42 @@ enum PersistenceContenders {
       try Int.fetchOne(db, sql: "SELECT count(*) FROM cards")
     }
     precondition(stored == setup.cards.count, "rows lost: \(stored ?? 0)")
+    return elapsed
+  }
+
+  /// The rows stored (one flush of a middleware of their own) and loaded back, as an app
+  /// finds them at its start: the setup of `persistence-update`.
+  @MainActor
+  static func prefilled(_ setup: Setup) async throws -> AppState {
+    let filling = PersistenceMiddleware<AppState>(
+      database: setup.database,
+      writers: [StateWriter(keyPath: \.cards, table: cardTable, database: setup.database)])
+    var state = setup.reduced()
+    filling.afterReduce(state: &state)
+    try await filling.shutdown()
+    return AppState(cards: try await setup.database.load(cardTable))
+  }
+
+  /// Every stored row changed once, in ``drains`` reduces: the drains and the flush of the
+  /// updates, each at its loaded version.
+  @MainActor
+  static func persistenceUpdate(_ setup: Setup) async throws -> Duration {
+    var state = try await prefilled(setup)
+    let persistence = PersistenceMiddleware<AppState>(
+      database: setup.database,
+      writers: [StateWriter(keyPath: \.cards, table: cardTable, database: setup.database)])
+    let clock = ContinuousClock()
+    var elapsed = Duration.zero
+    for chunk in setup.chunks {
+      for card in setup.cards[chunk] { state.cards.modify(card.id) { $0.done.toggle() } }
+      let start = clock.now
+      persistence.afterReduce(state: &state)
+      elapsed += clock.now - start
+    }
+    let start = clock.now
+    try await persistence.flush()
+    elapsed += clock.now - start
+    try await persistence.shutdown()
     return elapsed
   }
 

@@ -1,0 +1,110 @@
+import GRDB
+import Logging
+import Persistence
+
+import struct Foundation.Data
+import class Foundation.JSONDecoder
+
+extension EntityTable {
+  /// The current rows of the ids the log names after `after` and through `through` (but those
+  /// written by `origin`), as remote changes: one per row, in the order of its last record; a
+  /// row gone since is a deletion, a row changed again since is delivered at its newer version.
+  func remoteChanges(
+    after: Int64, through: Int64, skipping origin: String, book: VersionBook, in db: Database,
+    logger: Logger
+  ) throws -> RemoteChanges<Entity> {
+    let rows = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT l.entity_id, l.version, l.placed_last, l.origin, t.version, t.data
+        FROM \(ChangeLog.table) AS l LEFT JOIN \(quotedName) AS t ON t.id = l.entity_id
+        WHERE l.seq > ? AND l.seq <= ? AND l.table_name = ? AND l.origin <> ?
+        ORDER BY l.seq
+        """, arguments: [after, through, name, origin])
+    var latest: [DatabaseValue: LatestChange] = [:]
+    var order = 0
+    while let row = try rows.next() {
+      let key: DatabaseValue = row[0]
+      order += 1
+      let placedLast =
+        try row.decode(Int64.self, atIndex: 2) != 0 || latest[key]?.placedLast == true
+      latest[key] = LatestChange(
+        order: order, logVersion: try row.decode(Int64.self, atIndex: 1), placedLast: placedLast,
+        origin: try row.decode(String.self, atIndex: 3),
+        version: try row.decode(Int64?.self, atIndex: 4),
+        data: try row.decode(Data?.self, atIndex: 5))
+    }
+    let decoder = JSONDecoder()
+    var changes: [RemoteChanges<Entity>.Change] = []
+    changes.reserveCapacity(latest.count)
+    for (key, row) in latest.sorted(by: { $0.value.order < $1.value.order }) {
+      guard let id = Entity.ID.fromDatabaseValue(key) else {
+        logger.error(
+          "change feed: a row's id does not convert to the entity's id; skipped",
+          metadata: ["table": "\(name)", "id": "\(key)"])
+        continue
+      }
+      guard let version = row.version, let data = row.data else {
+        changes.append(.init(id: id, entity: nil, version: row.logVersion, origin: row.origin))
+        continue
+      }
+      do {
+        changes.append(
+          .init(
+            id: id, entity: try decoder.decode(Entity.self, from: data), version: version,
+            origin: row.origin, placedLast: row.placedLast))
+      } catch {
+        logger.error(
+          "change feed: a row does not decode; skipped",
+          metadata: ["table": "\(name)", "id": "\(id)", "error": "\(error)"])
+      }
+    }
+    return RemoteChanges(table: name, changes: changes, book: book)
+  }
+
+  /// Every difference between the table and the versions `book` has seen, as remote changes:
+  /// rows newer than seen (or never seen), and rows seen that are gone (deletions).
+  ///
+  /// - Complexity: O(*n*), the rows of the table.
+  func differences(from book: VersionBook, in db: Database, logger: Logger) throws
+    -> RemoteChanges<Entity>
+  {
+    var unseen = book.seen(name)
+    let decoder = JSONDecoder()
+    var changes: [RemoteChanges<Entity>.Change] = []
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT id, version, data FROM \(quotedName) ORDER BY rowid")
+    while let row = try rows.next() {
+      let data = try row.decode(Data.self, atIndex: 2)
+      let version = try row.decode(Int64.self, atIndex: 1)
+      let entity: Entity
+      do {
+        entity = try decoder.decode(Entity.self, from: data)
+      } catch {
+        logger.error(
+          "change feed: a row does not decode; skipped",
+          metadata: ["table": "\(name)", "id": "\(row[0] as DatabaseValue)", "error": "\(error)"])
+        continue
+      }
+      let key = "\(entity.id)"
+      let seen = unseen.removeValue(forKey: key)
+      guard seen.map({ $0 < version }) ?? true else { continue }
+      changes.append(.init(id: entity.id, entity: entity, version: version, origin: "database"))
+    }
+    for (key, version) in unseen {
+      guard let id = self.id(described: key) else { continue }
+      changes.append(.init(id: id, entity: nil, version: version + 1, origin: "database"))
+    }
+    return RemoteChanges(table: name, changes: changes, book: book)
+  }
+}
+
+/// The last change the log records of one row, and the row now.
+private struct LatestChange {
+  var order: Int
+  var logVersion: Int64
+  var placedLast: Bool
+  var origin: String
+  var version: Int64?
+  var data: Data?
+}
