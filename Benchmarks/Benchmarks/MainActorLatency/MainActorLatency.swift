@@ -62,7 +62,7 @@ enum MainActorLatency {
 
   static func run(_ mode: String, post: String, options: Options) -> String {
     let store = onMain {
-      Store(
+      Store<LatencyState, LatencyAction>(
         initialState: LatencyState(),
         reducers: [
           AnyReducer(id: "count") { context in
@@ -241,7 +241,7 @@ final class Samples: Sendable {
     let values = values.withLock { $0 }
     let starts = starts.withLock { $0 }
     let lines = zip(starts, values).map { "\($0) \($0 + $1)\n" }
-    FileManager.default.createFile(atPath: path, contents: Data(lines.joined().utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(lines.joined().utf8))
   }
 
   /// `p50 …, p99 …, max … (n)`, each value divided by `scale`.

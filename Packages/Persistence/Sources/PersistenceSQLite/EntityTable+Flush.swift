@@ -91,8 +91,31 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   let table: EntityTable<Entity>
   let db: Database
   let log: Statement
+  /// The statements, prepared at their first use in the batch, then reused for every row.
+  private var insertNew: Statement?
+  private var insertAtVersion: Statement?
+  private var deleteAtVersion: Statement?
+  private var updateAtVersion: Statement?
 
-  private var name: String { table.quotedName }
+  /// The table's quoted name, made once per batch.
+  private let name: String
+
+  init(table: EntityTable<Entity>, db: Database, log: Statement) {
+    self.table = table
+    self.db = db
+    self.log = log
+    name = table.quotedName
+  }
+
+  /// The statement in `slot`, prepared by ``prepare(_:count:in:)`` at its first use.
+  private static func statement(
+    _ slot: inout Statement?, _ sql: @autoclosure () -> String, count: Int, in db: Database
+  ) throws -> Statement {
+    if let statement = slot { return statement }
+    let statement = try prepare(sql(), count: count, in: db)
+    slot = statement
+    return statement
+  }
   private var lastWriterWins: Bool { table.conflictPolicy == .lastWriterWins }
 
   // MARK: - Rows
@@ -101,6 +124,8 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   mutating func delete(_ id: Entity.ID, key: String, base: Int64?, flush: inout SQLiteFlush)
     throws
   {
+    // NB: a copy: the statements' SQL is read while a statement slot of `self` is written.
+    let quoted = name
     if lastWriterWins {
       let statement = try db.cachedStatement(
         sql: "DELETE FROM \(name) WHERE id = ? RETURNING version")
@@ -108,7 +133,8 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       try logged(id, key: key, version: version + 1, deleted: true, flush: &flush)
       return
     }
-    let statement = try prepare("DELETE FROM \(name) WHERE id = ? AND version = ?", count: 2)
+    let statement = try Self.statement(
+      &deleteAtVersion, "DELETE FROM \(quoted) WHERE id = ? AND version = ?", count: 2, in: db)
     let found = try run(statement, isDeletion: true, key: key, flush: &flush) { sqlite in
       try bind(id, at: 1, of: statement, sqlite)
       try check(sqlite3_bind_int64(sqlite, 2, base ?? -1), statement)
@@ -135,10 +161,11 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       try overwrite(id, key: key, data: data, placedLast: placedLast, flush: &flush)
       return
     }
+    let quoted = name
     guard let base else {
       // New to this process: a row there already was created by another one.
-      let insert = try prepare(
-        "INSERT INTO \(name) (id, data, version) VALUES (?, ?, 1)", count: 2)
+      let insert = try Self.statement(
+        &insertNew, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, 1)", count: 2, in: db)
       switch try run(insert, key: key, flush: &flush, bindings: { sqlite in
         try bind(id, at: 1, of: insert, sqlite)
         try bind(data, at: 2, of: insert, sqlite)
@@ -151,7 +178,8 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       return
     }
     if placedLast {
-      let delete = try prepare("DELETE FROM \(name) WHERE id = ? AND version = ?", count: 2)
+      let delete = try Self.statement(
+        &deleteAtVersion, "DELETE FROM \(quoted) WHERE id = ? AND version = ?", count: 2, in: db)
       let found = try run(delete, key: key, flush: &flush) { sqlite in
         try bind(id, at: 1, of: delete, sqlite)
         try check(sqlite3_bind_int64(sqlite, 2, base), delete)
@@ -162,8 +190,8 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
         }
         return
       }
-      let insert = try prepare(
-        "INSERT INTO \(name) (id, data, version) VALUES (?, ?, ?)", count: 3)
+      let insert = try Self.statement(
+        &insertAtVersion, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, ?)", count: 3, in: db)
       guard
         try run(insert, key: key, flush: &flush, bindings: { sqlite in
           try bind(id, at: 1, of: insert, sqlite)
@@ -174,8 +202,9 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       try logged(id, key: key, version: base + 1, deleted: false, placedLast: true, flush: &flush)
       return
     }
-    let update = try prepare(
-      "UPDATE \(name) SET data = ?, version = version + 1 WHERE id = ? AND version = ?", count: 3)
+    let update = try Self.statement(
+      &updateAtVersion,
+      "UPDATE \(quoted) SET data = ?, version = version + 1 WHERE id = ? AND version = ?", count: 3, in: db)
     switch try run(update, key: key, flush: &flush, bindings: { sqlite in
       try bind(data, at: 1, of: update, sqlite)
       try bind(id, at: 2, of: update, sqlite)
@@ -304,7 +333,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   /// The cached statement for `sql`, which takes `count` values, with its arguments checked
   /// and marked bound: ``run(_:isDeletion:key:flush:bindings:)`` then binds each row's values in
   /// place and runs it without arguments, which keeps them.
-  private func prepare(_ sql: String, count: Int) throws -> Statement {
+  private static func prepare(_ sql: String, count: Int, in db: Database) throws -> Statement {
     let statement = try db.cachedStatement(sql: sql)
     try statement.setArguments(
       StatementArguments(Array(repeating: DatabaseValue.null, count: count)))
