@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the test suites under the sanitizers and fails on any report:
-# - ThreadSanitizer: every package's suite and the root package's, with one suppression file,
+# - ThreadSanitizer: every package's suite (PersistencePostgres and DevToolsServer included) and
+#   the root package's, with one suppression file,
 #   Scripts/sanitizers/tsan-suppressions.txt (its comment says why each rule cannot hide a race);
 # - AddressSanitizer with LeakSanitizer (ASAN_OPTIONS=detect_leaks=1): the library packages'.
 # After each sanitizer's ReduxCore run it runs the faults planted for it
@@ -22,6 +23,10 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 packages=(ReduxCore EntityTracking Persistence QueryCache FeatureKit DevTools)
+# The most concurrent packages, on SwiftNIO: ThreadSanitizer only (AddressSanitizer would build
+# SwiftNIO a third time for little: their memory is the libraries'). PersistencePostgres's
+# suite needs the server `Scripts/postgres.sh start` runs, as in test.sh.
+thread_only=(PersistencePostgres DevToolsServer)
 # Packages whose leaks are known and being fixed: AddressSanitizer still runs there, only leak
 # detection waits. None now (QueryCache's gc-timer retain cycle is fixed).
 leaks_pending=()
@@ -138,7 +143,9 @@ for sanitizer in "${sanitizers[@]}"; do
       canary thread race PlantedRaceTests 'WARNING: ThreadSanitizer' \
         'PlantedRaceTests.aRaceInAReducerBehindTheActionRecorderIsReported()' \
         'PlantedRaceTests.aRaceInAMiddlewareTaskIsReported()'
-      for package in "${packages[@]:1}"; do sanitized_suite thread "Packages/$package"; done
+      for package in "${packages[@]:1}" "${thread_only[@]}"; do
+        sanitized_suite thread "Packages/$package"
+      done
       sanitized_suite thread .
       ;;
     address)

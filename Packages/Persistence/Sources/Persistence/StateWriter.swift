@@ -91,16 +91,16 @@ public final class StateWriter<State> {
   /// - Parameters:
   ///   - keyPath: Where the store lives in the state.
   ///   - backend: The database the writer writes to.
-  ///   - versions: The backend's versions: each drained change is recorded there with the
-  ///     version it was made against, and forgotten if the app discards it.
-  ///   - table: The table's name in `versions`.
+  ///   - versions: The versions of the table's rows: each drained change is recorded there
+  ///     with the version it was made against, and forgotten if the app discards it.
+  ///   - key: The table's key of an entity's id (the id itself, or its text).
   ///   - batch: Turns a batch of changes into the backend's form.
   /// - Complexity: Each drain also records its ids in `versions`: O(*c*).
-  public init<Entity, Backend: PersistenceBackend>(
+  public init<Entity, Key, Backend: PersistenceBackend>(
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     backend: Backend,
-    versions: VersionBook,
-    table: String,
+    versions: VersionTable<Key>,
+    key: @escaping @Sendable (Entity.ID) -> Key,
     batch: @escaping @Sendable (EntityChanges<Entity>) -> Backend.Batch
   ) {
     base = EntityWriter(
@@ -109,8 +109,8 @@ public final class StateWriter<State> {
         stage: { BackendBatch(batch($0), for: backend) },
         commit: { try await backend.commit([batch($0)]) }),
       tracking: VersionTracking<Entity.ID>(
-        drained: { changes in versions.queued(table, ids: changes.lazy.map { "\($0.id)" }) },
-        discarded: { ids in versions.unqueued(table, ids: ids.lazy.map { "\($0)" }) }))
+        drained: { changes in versions.queued(changes.lazy.map { key($0.id) }) },
+        discarded: { ids in versions.unqueued(ids.lazy.map(key)) }))
   }
 
   /// The number of ids waiting for a flush.

@@ -59,7 +59,9 @@ extension EntityTable {
           metadata: ["table": "\(name)", "id": "\(id)", "error": "\(error)"])
       }
     }
-    return RemoteChanges(table: name, changes: changes, book: book)
+    return RemoteChanges(
+      table: name, changes: changes, versions: book.table(name, keyedBy: Entity.ID.self),
+      key: { $0 })
   }
 
   /// Every difference between the table and the versions `book` has seen, as remote changes:
@@ -69,7 +71,8 @@ extension EntityTable {
   func differences(from book: VersionBook, in db: Database, logger: Logger) throws
     -> RemoteChanges<Entity>
   {
-    var unseen = book.seen(name)
+    let versions = book.table(name, keyedBy: Entity.ID.self)
+    var unseen = versions.seen
     let decoder = JSONDecoder()
     var changes: [RemoteChanges<Entity>.Change] = []
     let rows = try Row.fetchCursor(
@@ -86,16 +89,14 @@ extension EntityTable {
           metadata: ["table": "\(name)", "id": "\(row[0] as DatabaseValue)", "error": "\(error)"])
         continue
       }
-      let key = "\(entity.id)"
-      let seen = unseen.removeValue(forKey: key)
+      let seen = unseen.removeValue(forKey: entity.id)
       guard seen.map({ $0 < version }) ?? true else { continue }
       changes.append(.init(id: entity.id, entity: entity, version: version, origin: "database"))
     }
-    for (key, version) in unseen {
-      guard let id = self.id(described: key) else { continue }
+    for (id, version) in unseen {
       changes.append(.init(id: id, entity: nil, version: version + 1, origin: "database"))
     }
-    return RemoteChanges(table: name, changes: changes, book: book)
+    return RemoteChanges(table: name, changes: changes, versions: versions, key: { $0 })
   }
 }
 

@@ -18,46 +18,54 @@ extension EntityTable {
   /// flush does not block the main actor.
   func apply(_ changes: EntityChanges<Entity>, in db: Database, flush: inout SQLiteFlush) throws {
     try checkVersioned(db)
-    let deletionKeys = changes.deletions.map { "\($0)" }
-    let writeKeys = changes.writes.map { "\($0.id)" }
-    let bases = flush.book.bases(name, ids: deletionKeys + writeKeys)
-    flush.flushed[name, default: []] += deletionKeys + writeKeys
-    if !bases.dropped.isEmpty { flush.dropped[name] = bases }
+    let versions = flush.book.table(name, keyedBy: Entity.ID.self)
+    // NB: the deletions' ids, then the writes', in one array: their bases come at the same
+    // offsets.
+    var keys = changes.deletions
+    keys.reserveCapacity(changes.deletions.count + changes.writes.count)
+    for entity in changes.writes { keys.append(entity.id) }
+    let ids = keys
+    let bases = versions.bases(ids)
     var rows = RowWriter(
       table: self, db: db,
       log: try ChangeLog.statement(
         in: db, table: name, origin: flush.origin, writtenAt: flush.writtenAt))
+    defer {
+      let (written, dropped) = (rows.written, bases.dropped)
+      flush.committed.append { versions.committed(written, flushed: ids, dropped: dropped) }
+    }
 
-    for (id, key) in zip(changes.deletions, deletionKeys) where bases.dropped[key] == nil {
-      try rows.delete(id, key: key, base: bases.versions[key], flush: &flush)
+    for (offset, id) in changes.deletions.enumerated() where bases.dropped[id] == nil {
+      try rows.delete(id, base: bases.versions[offset], flush: &flush)
     }
     guard !changes.writes.isEmpty else { return }
+    let writeBase = changes.deletions.count
     var isPlacedLast = [Bool](repeating: false, count: changes.writes.count)
     let placedLast = placedLastOffsets(of: changes)
     for offset in placedLast { isPlacedLast[offset] = true }
     let encoder = EntityJSONEncoder()
     func write(at offset: Int) throws {
       let entity = changes.writes[offset]
-      let key = writeKeys[offset]
-      guard bases.dropped[key] == nil else { return }
+      if !bases.dropped.isEmpty, bases.dropped[entity.id] != nil { return }
       let fallback: Data?
       do {
         fallback = try encoder.encodeInPlace(entity)
       } catch {
         flush.rejected.append(
           RejectedWrite(
-            batch: flush.batch, table: name, id: key, reason: .unencodable("\(error)")))
+            batch: flush.batch, table: name, id: "\(entity.id)",
+            reason: .unencodable("\(error)")))
         return
       }
-      let base = bases.versions[key]
+      let base = bases.versions[writeBase + offset]
       let placed = isPlacedLast[offset]
       if let fallback {
         try fallback.withUnsafeBytes { data in
-          try rows.write(entity.id, key: key, data: data, base: base, placedLast: placed, flush: &flush)
+          try rows.write(entity.id, data: data, base: base, placedLast: placed, flush: &flush)
         }
       } else {
         try encoder.withBytes { data in
-          try rows.write(entity.id, key: key, data: data, base: base, placedLast: placed, flush: &flush)
+          try rows.write(entity.id, data: data, base: base, placedLast: placed, flush: &flush)
         }
       }
     }
@@ -91,6 +99,8 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   let table: EntityTable<Entity>
   let db: Database
   let log: Statement
+  /// The rows written or deleted, at their new versions.
+  private(set) var written: [VersionTable<Entity.ID>.Written] = []
   /// The statements, prepared at their first use in the batch, then reused for every row.
   private var insertNew: Statement?
   private var insertAtVersion: Statement?
@@ -121,7 +131,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   // MARK: - Rows
 
   /// Deletes a row at its base version (any version under last-writer-wins).
-  mutating func delete(_ id: Entity.ID, key: String, base: Int64?, flush: inout SQLiteFlush)
+  mutating func delete(_ id: Entity.ID, base: Int64?, flush: inout SQLiteFlush)
     throws
   {
     // NB: a copy: the statements' SQL is read while a statement slot of `self` is written.
@@ -130,21 +140,21 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       let statement = try db.cachedStatement(
         sql: "DELETE FROM \(name) WHERE id = ? RETURNING version")
       guard let version = try Int64.fetchOne(statement, arguments: [id]) else { return }
-      try logged(id, key: key, version: version + 1, deleted: true, flush: &flush)
+      try logged(id, version: version + 1, deleted: true)
       return
     }
     let statement = try Self.statement(
       &deleteAtVersion, "DELETE FROM \(quoted) WHERE id = ? AND version = ?", count: 2, in: db)
-    let found = try run(statement, isDeletion: true, key: key, flush: &flush) { sqlite in
+    let found = try run(statement, isDeletion: true, id: id, flush: &flush) { sqlite in
       try bind(id, at: 1, of: statement, sqlite)
       try check(sqlite3_bind_int64(sqlite, 2, base ?? -1), statement)
     }
     switch found {
     case .changed:
-      try logged(id, key: key, version: (base ?? 0) + 1, deleted: true, flush: &flush)
+      try logged(id, version: (base ?? 0) + 1, deleted: true)
     case .unchanged:
       // NB: a row already gone is no conflict: both wanted it deleted.
-      if let conflict = try conflict(id, key: key, base: base), conflict.currentVersion != nil {
+      if let conflict = try conflict(id, base: base), conflict.currentVersion != nil {
         flush.conflicts.append(conflict)
       }
     case .refused: break
@@ -154,11 +164,11 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   /// Writes an entity's JSON: updates its row at its base version (or deletes it there and
   /// inserts it last when `placedLast`), or inserts a row new to this process.
   mutating func write(
-    _ id: Entity.ID, key: String, data: UnsafeRawBufferPointer, base: Int64?, placedLast: Bool,
+    _ id: Entity.ID, data: UnsafeRawBufferPointer, base: Int64?, placedLast: Bool,
     flush: inout SQLiteFlush
   ) throws {
     if lastWriterWins {
-      try overwrite(id, key: key, data: data, placedLast: placedLast, flush: &flush)
+      try overwrite(id, data: data, placedLast: placedLast, flush: &flush)
       return
     }
     let quoted = name
@@ -166,13 +176,13 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       // New to this process: a row there already was created by another one.
       let insert = try Self.statement(
         &insertNew, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, 1)", count: 2, in: db)
-      switch try run(insert, key: key, flush: &flush, bindings: { sqlite in
+      switch try run(insert, id: id, flush: &flush, bindings: { sqlite in
         try bind(id, at: 1, of: insert, sqlite)
         try bind(data, at: 2, of: insert, sqlite)
       }) {
-      case .changed: try logged(id, key: key, version: 1, deleted: false, flush: &flush)
+      case .changed: try logged(id, version: 1, deleted: false)
       case .unchanged:
-        if let conflict = try conflict(id, key: key, base: nil) { flush.conflicts.append(conflict) }
+        if let conflict = try conflict(id, base: nil) { flush.conflicts.append(conflict) }
       case .refused: break
       }
       return
@@ -180,12 +190,12 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     if placedLast {
       let delete = try Self.statement(
         &deleteAtVersion, "DELETE FROM \(quoted) WHERE id = ? AND version = ?", count: 2, in: db)
-      let found = try run(delete, key: key, flush: &flush) { sqlite in
+      let found = try run(delete, id: id, flush: &flush) { sqlite in
         try bind(id, at: 1, of: delete, sqlite)
         try check(sqlite3_bind_int64(sqlite, 2, base), delete)
       }
       guard found == .changed else {
-        if found == .unchanged, let conflict = try conflict(id, key: key, base: base) {
+        if found == .unchanged, let conflict = try conflict(id, base: base) {
           flush.conflicts.append(conflict)
         }
         return
@@ -193,33 +203,33 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       let insert = try Self.statement(
         &insertAtVersion, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, ?)", count: 3, in: db)
       guard
-        try run(insert, key: key, flush: &flush, bindings: { sqlite in
+        try run(insert, id: id, flush: &flush, bindings: { sqlite in
           try bind(id, at: 1, of: insert, sqlite)
           try bind(data, at: 2, of: insert, sqlite)
           try check(sqlite3_bind_int64(sqlite, 3, base + 1), insert)
         }) == .changed
       else { return }
-      try logged(id, key: key, version: base + 1, deleted: false, placedLast: true, flush: &flush)
+      try logged(id, version: base + 1, deleted: false, placedLast: true)
       return
     }
     let update = try Self.statement(
       &updateAtVersion,
       "UPDATE \(quoted) SET data = ?, version = version + 1 WHERE id = ? AND version = ?", count: 3, in: db)
-    switch try run(update, key: key, flush: &flush, bindings: { sqlite in
+    switch try run(update, id: id, flush: &flush, bindings: { sqlite in
       try bind(data, at: 1, of: update, sqlite)
       try bind(id, at: 2, of: update, sqlite)
       try check(sqlite3_bind_int64(sqlite, 3, base), update)
     }) {
-    case .changed: try logged(id, key: key, version: base + 1, deleted: false, flush: &flush)
+    case .changed: try logged(id, version: base + 1, deleted: false)
     case .unchanged:
-      if let conflict = try conflict(id, key: key, base: base) { flush.conflicts.append(conflict) }
+      if let conflict = try conflict(id, base: base) { flush.conflicts.append(conflict) }
     case .refused: break
     }
   }
 
   /// Writes under last-writer-wins: whatever the row's version, at the version after it.
   private mutating func overwrite(
-    _ id: Entity.ID, key: String, data: UnsafeRawBufferPointer, placedLast: Bool,
+    _ id: Entity.ID, data: UnsafeRawBufferPointer, placedLast: Bool,
     flush: inout SQLiteFlush
   ) throws {
     let blob = Data(data)
@@ -242,15 +252,15 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
         version = try Int64.fetchOne(upsert, arguments: [id, blob]) ?? 1
       }
     } catch let error as DatabaseError where Self.isRefusal(error) {
-      flush.rejected.append(refusal(error, key: key, isDeletion: false, batch: flush.batch))
+      flush.rejected.append(refusal(error, id: id, isDeletion: false, batch: flush.batch))
       return
     }
-    try logged(id, key: key, version: version, deleted: false, placedLast: placedLast, flush: &flush)
+    try logged(id, version: version, deleted: false, placedLast: placedLast)
   }
 
   /// The row of `id` now, as a conflict with `base`; `nil` when the row is gone and the write
   /// did not expect it (an update of a row deleted meanwhile is a conflict, with no version).
-  private func conflict(_ id: Entity.ID, key: String, base: Int64?) throws -> PersistenceConflict? {
+  private func conflict(_ id: Entity.ID, base: Int64?) throws -> PersistenceConflict? {
     let statement = try db.cachedStatement(sql: "SELECT version, data FROM \(name) WHERE id = ?")
     let row = try Row.fetchOne(statement, arguments: [id])
     let current = try row?.decode(Int64?.self, atIndex: 0)
@@ -259,7 +269,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     }
     guard current != nil || base != nil else { return nil }
     return PersistenceConflict(
-      table: table.name, id: key, expectedVersion: base, currentVersion: current,
+      table: table.name, id: "\(id)", expectedVersion: base, currentVersion: current,
       currentJSON: json)
   }
 
@@ -277,7 +287,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   /// Runs `statement` after `bindings`, and says whether it changed a row; a refusal of the
   /// row is recorded in `flush`, any other failure thrown.
   private func run(
-    _ statement: Statement, isDeletion: Bool = false, key: String, flush: inout SQLiteFlush,
+    _ statement: Statement, isDeletion: Bool = false, id: Entity.ID, flush: inout SQLiteFlush,
     bindings: (SQLiteStatement) throws -> Void
   ) throws -> Outcome {
     let sqlite = statement.sqliteStatement
@@ -291,7 +301,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
       return .unchanged
     } catch let error as DatabaseError where Self.isRefusal(error) {
-      flush.rejected.append(refusal(error, key: key, isDeletion: isDeletion, batch: flush.batch))
+      flush.rejected.append(refusal(error, id: id, isDeletion: isDeletion, batch: flush.batch))
       return .refused
     }
     return db.changesCount > 0 ? .changed : .unchanged
@@ -305,19 +315,18 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     }
   }
 
-  private func refusal(_ error: DatabaseError, key: String, isDeletion: Bool, batch: Int)
+  private func refusal(_ error: DatabaseError, id: Entity.ID, isDeletion: Bool, batch: Int)
     -> RejectedWrite
   {
     RejectedWrite(
-      batch: batch, table: table.name, id: key, isDeletion: isDeletion,
+      batch: batch, table: table.name, id: "\(id)", isDeletion: isDeletion,
       reason: .refused(
         code: "\(error.extendedResultCode)", message: error.message ?? "\(error.resultCode)"))
   }
 
   /// Logs a row written or deleted, and records it for the process's versions.
   private mutating func logged(
-    _ id: Entity.ID, key: String, version: Int64, deleted: Bool, placedLast: Bool = false,
-    flush: inout SQLiteFlush
+    _ id: Entity.ID, version: Int64, deleted: Bool, placedLast: Bool = false
   ) throws {
     let sqlite = log.sqliteStatement
     _ = sqlite3_reset(sqlite)
@@ -326,12 +335,11 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     try check(sqlite3_bind_int(sqlite, 6, deleted ? 1 : 0), log)
     try check(sqlite3_bind_int(sqlite, 7, placedLast ? 1 : 0), log)
     try log.execute()
-    flush.written.append(
-      VersionBook.Change(table: table.name, id: key, version: version, isDeletion: deleted))
+    written.append(.init(key: id, version: version, isDeletion: deleted))
   }
 
   /// The cached statement for `sql`, which takes `count` values, with its arguments checked
-  /// and marked bound: ``run(_:isDeletion:key:flush:bindings:)`` then binds each row's values in
+  /// and marked bound: ``run(_:isDeletion:id:flush:bindings:)`` then binds each row's values in
   /// place and runs it without arguments, which keeps them.
   private static func prepare(_ sql: String, count: Int, in db: Database) throws -> Statement {
     let statement = try db.cachedStatement(sql: sql)

@@ -97,11 +97,11 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   /// Reads every row, in first-written order, into a store that records no changes, with the
   /// version of each.
-  func load(from db: Database) throws -> (store: EntityStore<Entity>, versions: [String: Int64]) {
+  func load(from db: Database) throws -> (store: EntityStore<Entity>, versions: [Entity.ID: Int64]) {
     try checkVersioned(db)
     let decoder = JSONDecoder()
     var entities: [Entity] = []
-    var versions: [String: Int64] = [:]
+    var versions: [Entity.ID: Int64] = [:]
     let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quotedName)") ?? 0
     entities.reserveCapacity(count)
     versions.reserveCapacity(count)
@@ -118,7 +118,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
         throw SQLiteDatabaseError.undecodable(
           table: name, id: "\(row[0] as DatabaseValue)", underlying: error)
       }
-      versions["\(entity.id)"] = try row.decode(Int64.self, atIndex: 1)
+      versions[entity.id] = try row.decode(Int64.self, atIndex: 1)
       entities.append(entity)
     }
     return (EntityStore(entities), versions)

@@ -299,13 +299,13 @@ public final class SQLiteDatabase: Sendable {
     _ table: EntityTable<Entity>
   ) async throws(SQLiteDatabaseError) -> EntityStore<Entity> {
     try checkOpen()
-    let loaded: (store: EntityStore<Entity>, versions: [String: Int64])
+    let loaded: (store: EntityStore<Entity>, versions: [Entity.ID: Int64])
     do {
       loaded = try await writer.read { db in try table.load(from: db) }
     } catch {
       throw classify(error)
     }
-    book.loaded(table.name, versions: loaded.versions)
+    book.table(table.name, keyedBy: Entity.ID.self).loaded(loaded.versions)
     return loaded.store
   }
 
@@ -381,7 +381,7 @@ extension SQLiteDatabase: PersistenceBackend {
     } catch {
       throw classify(error)
     }
-    book.committed(flush.written, flushed: flush.flushed, dropped: flush.dropped)
+    for record in flush.committed { record() }
   }
 }
 
@@ -415,7 +415,8 @@ extension SQLiteDatabase {
     _ conflicts: [PersistenceConflict], in table: EntityTable<Entity>
   ) throws(SQLiteDatabaseError) -> RemoteChanges<Entity> {
     try RemoteChanges(
-      resolving: conflicts, in: table.name, book: book, id: { table.id(described: $0) },
+      resolving: conflicts, in: book.table(table.name, keyedBy: Entity.ID.self), key: { $0 },
+      id: { table.id(described: $0) },
       decode: { json, id throws(SQLiteDatabaseError) in try table.decode(json, id: id) })
   }
 

@@ -1,7 +1,7 @@
 import Persistence
 
-/// What one flush's transaction did so far: the rows it wrote (for the versions this process
-/// has seen), the rows it took, and the conflicts and refused writes it met.
+/// What one flush's transaction did so far: the conflicts and refused writes it met, and what
+/// to record in the process's versions once it commits.
 struct SQLiteFlush: Sendable {
   let book: VersionBook
   /// This process's name in the change log.
@@ -10,11 +10,10 @@ struct SQLiteFlush: Sendable {
   let writtenAt: Double
   /// The offset of the batch being applied, in the flush's batches.
   var batch = 0
-  var written: [VersionBook.Change] = []
-  var flushed: [String: [String]] = [:]
-  var dropped: [String: VersionBook.FlushBases] = [:]
   var conflicts: [PersistenceConflict] = []
   var rejected: [RejectedWrite] = []
+  /// Records each table's writes in its versions: run once the transaction has committed.
+  var committed: [@Sendable () -> Void] = []
 
   init(book: VersionBook, origin: String, writtenAt: Double) {
     self.book = book

@@ -20,7 +20,8 @@ extension StateWriter {
     database: SQLiteDatabase
   ) {
     self.init(
-      keyPath: keyPath, backend: database, versions: database.book, table: table.name
+      keyPath: keyPath, backend: database,
+      versions: database.book.table(table.name, keyedBy: Entity.ID.self), key: { $0 }
     ) { SQLiteBatch($0, into: table) }
   }
 }

@@ -5,7 +5,15 @@ import PostgresNIO
 /// What one flush's transaction did so far: the rows it wrote (for the versions this instance
 /// has seen) and the conflicts it met.
 struct FlushOutcome: Sendable {
-  var log: [VersionBook.Change] = []
+  /// A row the flush wrote or deleted, at its new version.
+  struct Change: Sendable {
+    let table: String
+    let id: String
+    let version: Int64
+    let isDeletion: Bool
+  }
+
+  var log: [Change] = []
   var conflicts: [PersistenceConflict] = []
 }
 
@@ -21,7 +29,7 @@ struct FlushWriter {
   let instance: String
   let logger: Logger
   /// The version each change was made against, and the changes dropped.
-  let bases: VersionBook.FlushBases
+  let bases: RowBases
 
   private var versions: [String: Int64] { bases.versions }
   private var dropped: [String: Int64?] { bases.dropped }
@@ -288,4 +296,24 @@ struct FlushWriter {
     for value in values { try bindings.append(value) }
     return bindings
   }
+}
+
+/// The versions of one table's rows a flush writes: the base of each row (a row missing is new
+/// to this instance), and the rows whose local change is dropped (a conflict resolved for the
+/// server's row).
+struct RowBases: Sendable {
+  var versions: [String: Int64] = [:]
+  var dropped: [String: Int64?] = [:]
+
+  /// The bases `table` gives the rows of `batch`.
+  init(of batch: PostgresBatch, in table: VersionTable<String>) {
+    let ids = batch.writes.map(\.id) + batch.deletions
+    let bases = table.bases(ids)
+    for (id, version) in zip(ids, bases.versions) {
+      if let version { versions[id] = version }
+    }
+    dropped = bases.dropped
+  }
+
+  init() {}
 }

@@ -245,7 +245,7 @@ public final class PostgresBackend: PersistenceBackend {
     let (store, loaded) = try await transaction { connection in
       try await table.load(on: connection, logger: logger)
     }
-    book.loaded(table.name, versions: loaded)
+    book.table(table.name, keyedBy: String.self).loaded(loaded)
     return store
   }
 
@@ -325,7 +325,8 @@ public final class PostgresBackend: PersistenceBackend {
     _ conflicts: [PersistenceConflict], in table: PostgresTable<Entity>
   ) throws(PostgresBackendError) -> RemoteChanges<Entity> {
     try RemoteChanges(
-      resolving: conflicts, in: table.name, book: book, id: { Entity.ID($0) },
+      resolving: conflicts, in: book.table(table.name, keyedBy: String.self), key: { "\($0)" },
+      id: { Entity.ID($0) },
       decode: { json, id throws(PostgresBackendError) in try table.decode(json, id: id) })
   }
 
@@ -346,10 +347,9 @@ public final class PostgresBackend: PersistenceBackend {
   ///   ``PostgresBackendError/closed``.
   public func commit(_ batches: [PostgresBatch]) async throws {
     guard !batches.isEmpty else { return }
-    var bases: [String: VersionBook.FlushBases] = [:]
+    var bases: [String: RowBases] = [:]
     for batch in batches {
-      bases[batch.table] = book.bases(
-        batch.table, ids: batch.writes.lazy.map(\.id) + batch.deletions)
+      bases[batch.table] = RowBases(of: batch, in: book.table(batch.table, keyedBy: String.self))
     }
     let unencodable = batches.enumerated().flatMap { offset, batch in
       batch.writes.compactMap { write -> RejectedWrite? in
@@ -370,7 +370,7 @@ public final class PostgresBackend: PersistenceBackend {
   }
 
   /// Writes the batches in one transaction, and records what committed.
-  private func write(_ batches: [PostgresBatch], bases: [String: VersionBook.FlushBases])
+  private func write(_ batches: [PostgresBatch], bases: [String: RowBases])
     async throws(PostgresBackendError)
   {
     let instance = instance
@@ -386,7 +386,7 @@ public final class PostgresBackend: PersistenceBackend {
         for batch in batches {
           try await FlushWriter(
             batch: batch, connection: connection, instance: instance, logger: logger,
-            bases: bases[batch.table] ?? VersionBook.FlushBases()
+            bases: bases[batch.table] ?? RowBases()
           ).write(into: &outcome)
         }
         guard outcome.conflicts.isEmpty else {
@@ -404,7 +404,15 @@ public final class PostgresBackend: PersistenceBackend {
       // NB: every row of the batches: written, dropped, or already gone.
       flushed[batch.table, default: []] += batch.writes.map(\.id) + batch.deletions
     }
-    book.committed(outcome.log, flushed: flushed, dropped: bases)
+    var written: [String: [VersionTable<String>.Written]] = [:]
+    for change in outcome.log {
+      written[change.table, default: []].append(
+        .init(key: change.id, version: change.version, isDeletion: change.isDeletion))
+    }
+    for (table, ids) in flushed {
+      book.table(table, keyedBy: String.self).committed(
+        written[table] ?? [], flushed: ids, dropped: bases[table]?.dropped ?? [:])
+    }
     if !outcome.log.isEmpty { await wakeTheOtherInstances() }
   }
 
@@ -413,7 +421,7 @@ public final class PostgresBackend: PersistenceBackend {
   ///
   /// - Complexity: O(*c*) statements, the rows of the batches: only after a flush was refused.
   private func refusedRows(
-    of batches: [PostgresBatch], bases: [String: VersionBook.FlushBases]
+    of batches: [PostgresBatch], bases: [String: RowBases]
   ) async throws(PostgresBackendError) -> [RejectedWrite] {
     let instance = instance
     let logger = logger
@@ -431,7 +439,7 @@ public final class PostgresBackend: PersistenceBackend {
               var ignored = FlushOutcome()
               try await FlushWriter(
                 batch: row, connection: connection, instance: instance, logger: logger,
-                bases: bases[batch.table] ?? VersionBook.FlushBases()
+                bases: bases[batch.table] ?? RowBases()
               ).write(into: &ignored)
             } catch {
               let classified = PostgresBackendError(error)

@@ -141,7 +141,9 @@ where Entity.ID: LosslessStringConvertible & Sendable {
           metadata: ["table": "\(name)", "id": "\(key)", "error": "\(error)"])
       }
     }
-    return RemoteChanges(table: name, changes: changes, book: book)
+    return RemoteChanges(
+      table: name, changes: changes, versions: book.table(name, keyedBy: String.self),
+      key: { "\($0)" })
   }
 
   /// Every difference between the table and the versions `book` has seen, as remote changes:
@@ -152,7 +154,8 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   func differences(from book: VersionBook, on connection: PostgresConnection, logger: Logger)
     async throws -> RemoteChanges<Entity>
   {
-    var unseen = book.seen(name)
+    let versions = book.table(name, keyedBy: String.self)
+    var unseen = versions.seen
     let rows = try await connection.query(
       PostgresQuery(
         unsafeSQL:
@@ -177,7 +180,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       guard let id = Entity.ID(key) else { continue }
       changes.append(.init(id: id, entity: nil, version: version + 1, origin: "database"))
     }
-    return RemoteChanges(table: name, changes: changes, book: book)
+    return RemoteChanges(table: name, changes: changes, versions: versions, key: { "\($0)" })
   }
 
   /// Encodes `changes` into the batch a flush commits: what

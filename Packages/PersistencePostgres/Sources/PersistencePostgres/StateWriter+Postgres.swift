@@ -17,7 +17,8 @@ extension StateWriter {
     database: PostgresBackend
   ) {
     self.init(
-      keyPath: keyPath, backend: database, versions: database.book, table: table.name,
+      keyPath: keyPath, backend: database,
+      versions: database.book.table(table.name, keyedBy: String.self), key: { "\($0)" },
       batch: { table.batch($0) })
   }
 }

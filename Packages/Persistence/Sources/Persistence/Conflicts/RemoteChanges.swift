@@ -46,32 +46,46 @@ where Entity.ID: Sendable {
   public let table: String
   /// The changes, in commit order, one per row.
   public let changes: [Change]
-  let book: VersionBook
-  /// Whether they are the database's rows of resolved conflicts: applied whatever the versions.
-  let resolvesConflicts: Bool
+  /// Whether a change is news, judged against the versions the app has seen; `nil` for the
+  /// database's rows of resolved conflicts (applied whatever the versions) and for a delivery
+  /// decoded from a recording (applied as its verdicts say).
+  let judge: Judge?
   /// Which changes the first apply took: a replay of this delivery applies the same ones.
   let verdicts = Verdicts()
 
-  /// Other writers' changes, checked against `book` when applied.
+  /// Asks a table's versions about a change, the entity's id turned into the table's key.
+  struct Judge: Sendable {
+    let verdict: @Sendable (Change) -> Bool
+    let isQueued: @Sendable (Entity.ID) -> Bool
+  }
+
+  /// Other writers' changes, checked against `versions` when applied.
   ///
   /// - Parameters:
   ///   - table: The table's name.
   ///   - changes: One per row, in commit order.
-  ///   - book: The versions the app has seen: a change it has seen, or one to a row it has a
-  ///     pending change of, is not applied.
-  public init(table: String, changes: [Change], book: VersionBook) {
+  ///   - versions: The versions the app has seen of the table's rows: a change it has seen, or
+  ///     one to a row it has a pending change of, is not applied.
+  ///   - key: The table's key of an entity's id.
+  public init<Key>(
+    table: String, changes: [Change], versions: VersionTable<Key>,
+    key: @escaping @Sendable (Entity.ID) -> Key
+  ) {
     self.table = table
     self.changes = changes
-    self.book = book
-    resolvesConflicts = false
+    judge = Judge(
+      verdict: { change in
+        versions.applyRemote(
+          key(change.id), version: change.version, isDeletion: change.entity == nil) == .apply
+      },
+      isQueued: { versions.isQueued(key($0)) })
   }
 
-  /// Changes decoded from a recording: applied as the live delivery was.
+  /// Changes applied whatever the versions say (`applied == nil`), or as recorded.
   private init(table: String, changes: [Change], applied: [Bool]?) {
     self.table = table
     self.changes = changes
-    book = VersionBook()
-    resolvesConflicts = applied == nil
+    judge = nil
     if let applied { verdicts.record(applied) }
   }
 
@@ -81,32 +95,29 @@ where Entity.ID: Sendable {
   ///
   /// - Parameters:
   ///   - conflicts: Conflicts a flush reported; those of other tables are left alone.
-  ///   - table: The table's name.
-  ///   - book: The backend's versions, where the resolution is recorded.
+  ///   - table: The table's versions, where the resolution is recorded.
+  ///   - key: The table's key of an entity's id.
   ///   - id: Parses a stored id; a conflict whose id does not parse is left alone.
   ///   - decode: Decodes a row's JSON.
   /// - Throws: What `decode` throws; nothing is resolved then.
-  public init<Failure: Error>(
-    resolving conflicts: [PersistenceConflict], in table: String, book: VersionBook,
-    id: (String) -> Entity.ID?,
+  public init<Key, Failure: Error>(
+    resolving conflicts: [PersistenceConflict], in table: VersionTable<Key>,
+    key: (Entity.ID) -> Key, id: (String) -> Entity.ID?,
     decode: (_ json: String, _ id: String) throws(Failure) -> Entity
   ) throws(Failure) {
     var changes: [Change] = []
-    var resolved: [PersistenceConflict] = []
-    for conflict in conflicts where conflict.table == table {
+    var resolved: [(Key, Int64?)] = []
+    for conflict in conflicts where conflict.table == table.name {
       guard let parsed = id(conflict.id) else { continue }
       let entity = try conflict.currentJSON.map { json throws(Failure) in
         try decode(json, conflict.id)
       }
       changes.append(
         Change(id: parsed, entity: entity, version: conflict.currentVersion ?? 0, origin: "database"))
-      resolved.append(conflict)
+      resolved.append((key(parsed), conflict.currentVersion))
     }
-    for conflict in resolved { book.resolve(conflict, keeping: .theirs) }
-    self.table = table
-    self.changes = changes
-    self.book = book
-    resolvesConflicts = true
+    for (key, version) in resolved { table.resolve(key, at: version, keeping: .theirs) }
+    self.init(table: table.name, changes: changes, applied: nil)
   }
 
   /// The ids these changes touch, as a change set (upserts and deletions): what a query
@@ -118,8 +129,7 @@ where Entity.ID: Sendable {
   }
 
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.table == rhs.table && lhs.changes == rhs.changes
-      && lhs.resolvesConflicts == rhs.resolvesConflicts
+    lhs.table == rhs.table && lhs.changes == rhs.changes && (lhs.judge == nil) == (rhs.judge == nil)
   }
 }
 
@@ -140,19 +150,17 @@ extension EntityStore {
   @discardableResult
   public mutating func apply(_ remote: RemoteChanges<Entity>) -> [Entity.ID] {
     let applied = remote.verdicts.judge(remote.changes.count) {
-      remote.changes.map { change in
-        remote.resolvesConflicts
-          || remote.book.applyRemote(
-            remote.table, id: "\(change.id)", version: change.version,
-            isDeletion: change.entity == nil) == .apply
+      guard let judge = remote.judge else {
+        return Array(repeating: true, count: remote.changes.count)
       }
+      return remote.changes.map(judge.verdict)
     }
     var heldBack: [Entity.ID] = []
     var written: [Entity] = []
     for (change, isApplied) in zip(remote.changes, applied) {
       guard isApplied else {
-        // NB: news held back, or seen already: only the former is told (the book knows).
-        if remote.book.isQueued(remote.table, id: "\(change.id)") { heldBack.append(change.id) }
+        // NB: news held back, or seen already: only the former is told (the versions know).
+        if remote.judge?.isQueued(change.id) == true { heldBack.append(change.id) }
         continue
       }
       guard let entity = change.entity else {
@@ -190,7 +198,7 @@ extension RemoteChanges: Codable where Entity: Codable, Entity.ID: Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(table, forKey: .table)
     try container.encode(changes, forKey: .changes)
-    try container.encodeIfPresent(resolvesConflicts ? nil : verdicts.recorded, forKey: .applied)
+    try container.encodeIfPresent(verdicts.recorded, forKey: .applied)
   }
 
   public init(from decoder: any Decoder) throws {

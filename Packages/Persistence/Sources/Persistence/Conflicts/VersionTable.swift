@@ -1,0 +1,190 @@
+import Synchronization
+
+/// What one app (a process on a SQLite file, an instance on PostgreSQL) knows of the versions
+/// of one table's rows: the version it last saw of each (loaded, wrote, or received from
+/// another writer), and, for each row with a local change waiting for a flush, the version that
+/// change was made against. Rows are keyed by `Key`: the entity's id on SQLite, its text on
+/// PostgreSQL. A ``VersionBook`` holds one per table.
+///
+/// It is the one conflict model of every backend: a writer records each drained change
+/// (``queued(_:)``); a flush asks for the base version of each row it writes (``bases(_:)``),
+/// writes each row only at that version, reports a row found at another version as a
+/// ``PersistenceConflict``, and records what committed (``committed(_:flushed:dropped:)``); a
+/// change feed asks whether another writer's change is news (``applyRemote(_:version:isDeletion:)``).
+///
+/// NB: the two versions differ when another writer's change arrives between a local edit and
+/// its flush. The flush must be checked against the version the edit was made against, or it
+/// would overwrite the other change without a conflict; so the base is taken when the change
+/// is drained from the state (on the main actor, in order with the remote changes applied
+/// there), not when the flush runs.
+public final class VersionTable<Key: Hashable & Sendable>: Sendable {
+  /// The bases of the rows a flush writes, in the order asked for, and the rows whose local
+  /// change is dropped (a conflict resolved for the other writer's row).
+  public struct FlushBases: Sendable {
+    /// The version each row was last seen at, at its offset; `nil`: new to this app.
+    public var versions: [Int64?]
+    /// Rows whose change is dropped, at the other writer's version (`nil`: it deleted them).
+    public var dropped: [Key: Int64?]
+  }
+
+  /// A row a flush wrote or deleted, at its new version.
+  public struct Written: Sendable {
+    public let key: Key
+    public let version: Int64
+    public let isDeletion: Bool
+
+    /// - Parameters:
+    ///   - key: The row's key.
+    ///   - version: Its version after the change.
+    ///   - isDeletion: Whether it was deleted.
+    public init(key: Key, version: Int64, isDeletion: Bool) {
+      self.key = key
+      self.version = version
+      self.isDeletion = isDeletion
+    }
+  }
+
+  /// What to do with a change another writer made.
+  public enum RemoteVerdict: Sendable, Equatable {
+    /// Apply it: it is news (recorded as seen).
+    case apply
+    /// Skip it: this app has seen that version or a later one (its own write, say).
+    case alreadySeen
+    /// Leave the row alone: a local change to it waits for a flush, which will report the
+    /// conflict (applying it would hide the local change).
+    case heldBack
+  }
+
+  private struct State {
+    var seen: [Key: Int64] = [:]
+    /// Rows with a local change queued, and the version it was made against (`nil`: new).
+    var queued: [Key: Int64?] = [:]
+    var dropped: [Key: Int64?] = [:]
+  }
+
+  /// The table's name.
+  public let name: String
+  private let state = Mutex(State())
+
+  /// An empty table: every row is new to it.
+  ///
+  /// - Parameter name: The table's name.
+  public init(_ name: String) {
+    self.name = name
+  }
+
+  /// Records the versions of the rows just loaded.
+  ///
+  /// - Complexity: O(*n*), the rows loaded.
+  public func loaded(_ versions: [Key: Int64]) {
+    state.withLock { $0.seen = versions }
+  }
+
+  /// Records that local changes to `keys` were drained: each keeps the version it was first
+  /// changed at until a flush commits it.
+  ///
+  /// - Complexity: O(*c*), the keys.
+  public func queued(_ keys: some Sequence<Key>) {
+    state.withLock { state in
+      for key in keys where state.queued[key] == nil {
+        state.queued[key] = .some(state.seen[key])
+      }
+    }
+  }
+
+  /// Forgets the local changes to `keys` without a flush (the app discarded them): another
+  /// writer's changes to those rows are news again.
+  public func unqueued(_ keys: some Sequence<Key>) {
+    state.withLock { state in
+      for key in keys { state.queued[key] = nil }
+    }
+  }
+
+  /// The bases of the rows a flush writes or deletes, in the order of `keys`.
+  ///
+  /// - Complexity: O(*c*), the keys.
+  public func bases(_ keys: [Key]) -> FlushBases {
+    state.withLock { state in
+      var bases = FlushBases(versions: [], dropped: [:])
+      bases.versions.reserveCapacity(keys.count)
+      for key in keys {
+        let base: Int64? = if let queued = state.queued[key] { queued } else { state.seen[key] }
+        bases.versions.append(base)
+      }
+      if !state.dropped.isEmpty {
+        for key in keys {
+          if let dropped = state.dropped[key] { bases.dropped[key] = dropped }
+        }
+      }
+      return bases
+    }
+  }
+
+  /// Records a committed flush: the versions it wrote, and that the rows it took (and the
+  /// dropped ones) no longer wait for a flush.
+  ///
+  /// - Parameters:
+  ///   - written: The rows written or deleted, at their new versions.
+  ///   - flushed: The keys the flush took: written, dropped or already gone.
+  ///   - dropped: The rows the flush skipped, resolved for the other writer.
+  /// - Complexity: O(*c*), the rows of the flush.
+  public func committed(
+    _ written: [Written], flushed: some Sequence<Key>, dropped: [Key: Int64?]
+  ) {
+    state.withLock { state in
+      for key in flushed { state.queued[key] = nil }
+      for (key, version) in dropped {
+        state.seen[key] = version
+        state.dropped[key] = nil
+      }
+      for row in written { state.seen[row.key] = row.isDeletion ? nil : row.version }
+    }
+  }
+
+  /// Resolves a conflict on `key`: with ``ConflictResolution/mine`` the next flush writes over
+  /// the other writer's version; with ``ConflictResolution/theirs`` it drops the local change.
+  public func resolve(_ key: Key, at currentVersion: Int64?, keeping resolution: ConflictResolution) {
+    state.withLock { state in
+      switch resolution {
+      case .mine:
+        state.queued[key] = .some(currentVersion)
+        state.dropped[key] = nil
+      case .theirs:
+        state.dropped[key] = .some(currentVersion)
+      }
+    }
+  }
+
+  /// Records another writer's change, if it is news.
+  public func applyRemote(_ key: Key, version: Int64, isDeletion: Bool) -> RemoteVerdict {
+    state.withLock { state in
+      guard state.queued[key] == nil else { return .heldBack }
+      if let seen = state.seen[key], seen >= version { return .alreadySeen }
+      state.seen[key] = isDeletion ? nil : version
+      return .apply
+    }
+  }
+
+  /// Whether a local change to the row waits for a flush.
+  public func isQueued(_ key: Key) -> Bool {
+    state.withLock { $0.queued[key] != nil }
+  }
+
+  /// The rows this app has seen, at their versions (a feed that lost its place compares them
+  /// with the table's).
+  public var seen: [Key: Int64] { state.withLock { $0.seen } }
+
+  /// The key among the rows queued or seen whose description is `text` (a conflict's id):
+  /// O(*n*), for the rare path of a resolution by text.
+  func key(described text: String) -> Key? {
+    // NB: a key that reads its own text (an integer, a string) needs no search.
+    if let type = Key.self as? any LosslessStringConvertible.Type,
+      let key = type.init(text) as? Key
+    {
+      return key
+    }
+    return state.withLock { state in
+      state.queued.keys.first { "\($0)" == text } ?? state.seen.keys.first { "\($0)" == text }
+    }
+  }
+}
