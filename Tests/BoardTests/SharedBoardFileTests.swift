@@ -108,8 +108,9 @@ struct SharedBoardFileTests {
     #expect(reply.text.contains("B's title"))
     #expect(b.session.board.cards[1]?.title == "A's title")  // the file's, which won
     #expect(b.session.lostEdits[1]?.title == "B's title")  // what B's user typed
-    #expect(CardFormScreen.State(editing: b.session.board.cards[1]!, draft: b.session.lostEdits[1])
-      .fields.first?.text == "B's title")
+    #expect(
+      CardFormScreen.State(editing: b.session.board.cards[1]!, draft: b.session.lostEdits[1])
+        .fields.first?.text == "B's title")
 
     // B's user edits again: saved over A's, and A shows it.
     #expect(try await b.run("title 1 B's title, again").text.hasSuffix("(saved)"))
@@ -142,7 +143,8 @@ struct SharedBoardFileTests {
     _ = try await a.run("add Todo Original")
     await b.poll()
     // B's full screen does not wait for the save: the edit waits for its flush.
-    _ = await b.session.run(try #require(try CommandParser.parse("title 1 B's")), waitsForSave: false)
+    _ = await b.session.run(
+      try #require(try CommandParser.parse("title 1 B's")), waitsForSave: false)
     _ = try await a.run("title 1 A's")
     await b.poll()
     #expect(b.session.board.cards[1]?.title == "A's")

@@ -51,7 +51,9 @@ enum FeedLatency {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("feed-latency-\(UUID().uuidString).sqlite").path
     defer {
-      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
     }
     let migrations = [SQLiteMigration("v1") { db in try notes.create(in: db) }]
     let database = try SQLiteDatabase(path: path, migrations: migrations, instance: "reader")

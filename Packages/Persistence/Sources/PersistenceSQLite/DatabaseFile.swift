@@ -2,9 +2,9 @@ import GRDB
 
 import struct Foundation.FileAttributeKey
 import struct Foundation.FileAttributeType
-import struct Foundation.ObjCBool
 import class Foundation.FileManager
 import class Foundation.NSNumber
+import struct Foundation.ObjCBool
 import struct Foundation.URL
 import struct Foundation.UUID
 
@@ -39,7 +39,8 @@ struct DatabaseFile {
     let files = FileManager.default
     let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
     var isDirectory: ObjCBool = false
-    directoryExists = files.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue
+    directoryExists =
+      files.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue
     directoryIsWritable = files.isWritableFile(atPath: directory)
     logSize = Self.size(of: path + "-wal")
     hasHotJournal = (Self.size(of: path + "-journal") ?? 0) > 0

@@ -176,10 +176,13 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       // New to this process: a row there already was created by another one.
       let insert = try Self.statement(
         &insertNew, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, 1)", count: 2, in: db)
-      switch try run(insert, id: id, flush: &flush, bindings: { sqlite in
-        try bind(id, at: 1, of: insert, sqlite)
-        try bind(data, at: 2, of: insert, sqlite)
-      }) {
+      switch try run(
+        insert, id: id, flush: &flush,
+        bindings: { sqlite in
+          try bind(id, at: 1, of: insert, sqlite)
+          try bind(data, at: 2, of: insert, sqlite)
+        })
+      {
       case .changed: try logged(id, version: 1, deleted: false)
       case .unchanged:
         if let conflict = try conflict(id, base: nil) { flush.conflicts.append(conflict) }
@@ -201,25 +204,32 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
         return
       }
       let insert = try Self.statement(
-        &insertAtVersion, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, ?)", count: 3, in: db)
+        &insertAtVersion, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, ?)", count: 3,
+        in: db)
       guard
-        try run(insert, id: id, flush: &flush, bindings: { sqlite in
-          try bind(id, at: 1, of: insert, sqlite)
-          try bind(data, at: 2, of: insert, sqlite)
-          try check(sqlite3_bind_int64(sqlite, 3, base + 1), insert)
-        }) == .changed
+        try run(
+          insert, id: id, flush: &flush,
+          bindings: { sqlite in
+            try bind(id, at: 1, of: insert, sqlite)
+            try bind(data, at: 2, of: insert, sqlite)
+            try check(sqlite3_bind_int64(sqlite, 3, base + 1), insert)
+          }) == .changed
       else { return }
       try logged(id, version: base + 1, deleted: false, placedLast: true)
       return
     }
     let update = try Self.statement(
       &updateAtVersion,
-      "UPDATE \(quoted) SET data = ?, version = version + 1 WHERE id = ? AND version = ?", count: 3, in: db)
-    switch try run(update, id: id, flush: &flush, bindings: { sqlite in
-      try bind(data, at: 1, of: update, sqlite)
-      try bind(id, at: 2, of: update, sqlite)
-      try check(sqlite3_bind_int64(sqlite, 3, base), update)
-    }) {
+      "UPDATE \(quoted) SET data = ?, version = version + 1 WHERE id = ? AND version = ?", count: 3,
+      in: db)
+    switch try run(
+      update, id: id, flush: &flush,
+      bindings: { sqlite in
+        try bind(data, at: 1, of: update, sqlite)
+        try bind(id, at: 2, of: update, sqlite)
+        try check(sqlite3_bind_int64(sqlite, 3, base), update)
+      })
+    {
     case .changed: try logged(id, version: base + 1, deleted: false)
     case .unchanged:
       if let conflict = try conflict(id, base: base) { flush.conflicts.append(conflict) }
@@ -298,7 +308,9 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     defer { _ = sqlite3_clear_bindings(sqlite) }
     do {
       try statement.execute()
-    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+    } catch let error as DatabaseError
+      where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+    {
       return .unchanged
     } catch let error as DatabaseError where Self.isRefusal(error) {
       flush.rejected.append(refusal(error, id: id, isDeletion: isDeletion, batch: flush.batch))
@@ -348,7 +360,9 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     return statement
   }
 
-  private func bind(_ id: Entity.ID, at index: CInt, of statement: Statement, _ sqlite: SQLiteStatement)
+  private func bind(
+    _ id: Entity.ID, at index: CInt, of statement: Statement, _ sqlite: SQLiteStatement
+  )
     throws
   {
     try check(id.bind(to: sqlite, at: index), statement)

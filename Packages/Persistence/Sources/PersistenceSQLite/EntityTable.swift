@@ -97,7 +97,8 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   /// Reads every row, in first-written order, into a store that records no changes, with the
   /// version of each.
-  func load(from db: Database) throws -> (store: EntityStore<Entity>, versions: [Entity.ID: Int64]) {
+  func load(from db: Database) throws -> (store: EntityStore<Entity>, versions: [Entity.ID: Int64])
+  {
     try checkVersioned(db)
     let decoder = JSONDecoder()
     var entities: [Entity] = []

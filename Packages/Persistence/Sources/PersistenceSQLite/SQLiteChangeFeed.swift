@@ -17,7 +17,7 @@ public struct SQLiteFeedCursor: Sendable, Hashable, Comparable, CustomStringConv
 }
 
 /// Follows a SQLite file's change log for a process: the changes other processes commit to
-/// the file (an app and its extension, two windows of a board) arrive, as ``RemoteChanges``,
+/// the file (an app and its extension, two windows of a board) arrive, as ``/Persistence/RemoteChanges``,
 /// through the closure each ``subscribe(_:deliver:)`` gave; the app dispatches them as ordinary
 /// actions, and its reducer applies them with `EntityStore.apply(_:)`, which records nothing, so
 /// they are not written back.
@@ -117,7 +117,8 @@ public final class SQLiteChangeFeed: Sendable {
     }
     defer { state.withLock { $0.isRunning = false } }
     guard database.path != ":memory:" else {
-      logger.notice("an in-memory database has no other process: its change feed has nothing to follow")
+      logger.notice(
+        "an in-memory database has no other process: its change feed has nothing to follow")
       return
     }
     var connection: DatabaseQueue?

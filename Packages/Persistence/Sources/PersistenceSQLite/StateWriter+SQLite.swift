@@ -21,7 +21,7 @@ extension StateWriter {
   ) {
     self.init(
       keyPath: keyPath, backend: database,
-      versions: database.book.table(table.name, keyedBy: Entity.ID.self), key: { $0 }
-    ) { SQLiteBatch($0, into: table) }
+      versions: database.book.table(table.name, keyedBy: Entity.ID.self), key: { $0 },
+      batch: { SQLiteBatch($0, into: table) })
   }
 }

@@ -76,7 +76,8 @@ import Testing
     persistence.afterReduce(state: &library)
     // The notes table is gone: the tags writer runs first and succeeds, the notes writer
     // fails, and nothing is committed.
-    try await database.writer.write { db in try db.execute(sql: "ALTER TABLE notes RENAME TO gone") }
+    try await database.writer.write { db in try db.execute(sql: "ALTER TABLE notes RENAME TO gone")
+    }
 
     #expect(await flushFailure(persistence) != nil)
     #expect(try count("tags", in: database) == 0)
@@ -87,7 +88,8 @@ import Testing
       return
     }
 
-    try await database.writer.write { db in try db.execute(sql: "ALTER TABLE gone RENAME TO notes") }
+    try await database.writer.write { db in try db.execute(sql: "ALTER TABLE gone RENAME TO notes")
+    }
     try await persistence.flush()
     #expect(try count("tags", in: database) == 1)
     #expect(try count("notes", in: database) == 1)

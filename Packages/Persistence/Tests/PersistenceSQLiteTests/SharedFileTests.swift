@@ -191,7 +191,9 @@ struct SharedFileTests {
     let b = try await Process(file, as: "b")
     #expect(await b.poll().changes.isEmpty)
 
-    a.edit { $0.notes.upsert(contentsOf: [Note(id: "1", title: "one"), Note(id: "2", title: "two")]) }
+    a.edit {
+      $0.notes.upsert(contentsOf: [Note(id: "1", title: "one"), Note(id: "2", title: "two")])
+    }
     try await a.persistence.flush()
     let (changes, heldBack) = await b.poll()
     #expect(changes.flatMap(\.changes).map(\.origin) == ["a", "a"])
@@ -253,7 +255,9 @@ struct SharedFileTests {
     let directory = try TemporaryDirectory()
     let file = directory.file("shared.sqlite")
     let a = try await Process(file, as: "a")
-    a.edit { $0.notes.upsert(contentsOf: [Note(id: "1", title: "one"), Note(id: "2", title: "two")]) }
+    a.edit {
+      $0.notes.upsert(contentsOf: [Note(id: "1", title: "one"), Note(id: "2", title: "two")])
+    }
     try await a.persistence.flush()
     let b = try await Process(file, as: "b")
     a.edit {
@@ -267,10 +271,13 @@ struct SharedFileTests {
     // The log is pruned past B's cursor (B asleep longer than the retention).
     try await a.database.writer.write { db in
       try db.execute(
-        sql: "DELETE FROM reduxkit_change_log WHERE seq < (SELECT max(seq) FROM reduxkit_change_log)")
+        sql:
+          "DELETE FROM reduxkit_change_log WHERE seq < (SELECT max(seq) FROM reduxkit_change_log)")
     }
     await b.poll()
-    #expect(b.library.notes.values.sorted { $0.id < $1.id } == a.library.notes.values.sorted { $0.id < $1.id })
+    #expect(
+      b.library.notes.values.sorted { $0.id < $1.id }
+        == a.library.notes.values.sorted { $0.id < $1.id })
     #expect(b.persistence.status.pendingCount == 0)
     try await a.close()
     try await b.close()

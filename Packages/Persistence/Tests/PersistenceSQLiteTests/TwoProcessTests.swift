@@ -55,8 +55,11 @@ struct TwoProcessTests {
     var lines: [String] = []
     var finals: [WriterProcess] = []
     let firsts = try ["a", "b"].map { name in
-      (name, try WriterProcess(
-        database: database, arguments: ["--shared", "\(name)1", "\(seed)", "400"]))
+      (
+        name,
+        try WriterProcess(
+          database: database, arguments: ["--shared", "\(name)1", "\(seed)", "400"])
+      )
     }
     for (name, first) in firsts {
       // Killed after a random number of acknowledged flushes (0: before the first), while the
@@ -121,18 +124,24 @@ struct TwoProcessTests {
     var lastAdded: [String: String] = [:]
     for write in acknowledged where write.id.hasPrefix("n") { lastAdded[write.id] = write.title }
     for (id, title) in lastAdded {
-      #expect(stored[id]?.title == title, "note \(id): acknowledged \(title), stored \(String(describing: stored[id]))")
+      #expect(
+        stored[id]?.title == title,
+        "note \(id): acknowledged \(title), stored \(String(describing: stored[id]))")
     }
     // A shared note: one chain of versions, 1, 2, 3, …, its last the row's version, holding a
     // commit by each process for each write it acknowledged.
     for id in (0..<5).map({ "hot-\($0)" }) {
       let chain = log.filter { $0.id == id }
-      #expect(chain.map(\.version) == Array(1...Int64(max(chain.count, 1))).prefix(chain.count).map { $0 }, "\(id): \(chain.map(\.version))")
+      #expect(
+        chain.map(\.version)
+          == Array(1...Int64(max(chain.count, 1))).prefix(chain.count).map { $0 },
+        "\(id): \(chain.map(\.version))")
       #expect(stored[id]?.version == chain.last?.version, "\(id)")
       for instance in Set(acknowledged.map(\.instance)) {
         let acked = acknowledged.filter { $0.instance == instance && $0.id == id }.count
         let committed = chain.filter { $0.origin == instance }.count
-        #expect(committed >= acked, "\(id) by \(instance): \(acked) acknowledged, \(committed) committed")
+        #expect(
+          committed >= acked, "\(id) by \(instance): \(acked) acknowledged, \(committed) committed")
       }
     }
     // Both processes ended with the file's content.

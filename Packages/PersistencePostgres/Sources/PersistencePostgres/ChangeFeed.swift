@@ -1,10 +1,10 @@
 import Logging
-import ReduxCore
 import PostgresNIO
+import ReduxCore
 import Synchronization
 
 /// Follows the change log for an instance: other instances' committed changes arrive, as
-/// ``RemoteChanges``, through the closure each ``subscribe(_:deliver:)`` gave; the app
+/// ``/Persistence/RemoteChanges``, through the closure each ``subscribe(_:deliver:)`` gave; the app
 /// dispatches them as ordinary actions, and its reducer applies them with
 /// `EntityStore.apply(_:)`, which records nothing, so they are not written back.
 ///
@@ -243,7 +243,8 @@ public final class ChangeFeed: Sendable {
     _ cursor: ChangeFeedCursor, of instance: String, retention: Duration,
     on connection: PostgresConnection, logger: Logger
   ) async throws -> Bool {
-    let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
+    let seconds =
+      Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
     let rows = try await connection.query(
       """
       WITH expired AS (

@@ -24,7 +24,7 @@ import Synchronization
 /// ## Optimistic concurrency
 /// Every row has a version. The database remembers, per row, the version this instance last
 /// loaded or wrote; a flush updates or deletes a row only at that version. A row another
-/// instance changed meanwhile is a ``PersistenceConflict``: the whole flush is rolled back and
+/// instance changed meanwhile is a ``/Persistence/PersistenceConflict``: the whole flush is rolled back and
 /// fails with ``PostgresBackendError/conflicts(_:)`` (logged and retried by the middleware,
 /// failing again) until the app calls ``resolve(_:keeping:)``. A table created with
 /// `conflictPolicy: .lastWriterWins` overwrites instead.

@@ -241,7 +241,9 @@ struct ChangeFeedTests {
         a.edit { $0.cards.upsert(Card(id: target == url ? 1 : 2, title: "while a report runs")) }
         try await a.persistence.flush()
         let (records, _) = try await b.database.changes(after: start)
-        #expect(records.map(\.origin).contains("a"), "held back by a transaction of \(target == url ? "this" : "another") database")
+        #expect(
+          records.map(\.origin).contains("a"),
+          "held back by a transaction of \(target == url ? "this" : "another") database")
         #expect(b.database.metrics.feedHeldBack == .zero)
         try await report.query("ROLLBACK", logger: TestServer.quiet)
       }
@@ -253,7 +255,8 @@ struct ChangeFeedTests {
       try await flush.query("BEGIN", logger: TestServer.quiet)
       try await flush.query(
         "LOCK TABLE reduxkit_change_log IN ROW EXCLUSIVE MODE", logger: TestServer.quiet)
-      try await flush.query("UPDATE cards SET version = version WHERE false", logger: TestServer.quiet)
+      try await flush.query(
+        "UPDATE cards SET version = version WHERE false", logger: TestServer.quiet)
       try await flush.query("SELECT pg_current_xact_id()", logger: TestServer.quiet)
       a.edit { $0.cards.upsert(Card(id: 3, title: "after the open flush")) }
       try await a.persistence.flush()
@@ -337,7 +340,9 @@ struct ChangeFeedTests {
       try await connection.query("DELETE FROM reduxkit_change_log", logger: TestServer.quiet)
     }
     try await b.applyNext()
-    #expect(b.board.cards.values.sorted { $0.id < $1.id } == a.board.cards.values.sorted { $0.id < $1.id })
+    #expect(
+      b.board.cards.values.sorted { $0.id < $1.id } == a.board.cards.values.sorted { $0.id < $1.id }
+    )
     #expect(b.persistence.status.pendingCount == 0)
     try await a.close()
     try await b.close()

@@ -33,7 +33,9 @@ where Entity.ID: Sendable {
     ///   - version: The row's version after the change.
     ///   - origin: The writer that made it.
     ///   - placedLast: Whether the writer moved it to the end.
-    public init(id: Entity.ID, entity: Entity?, version: Int64, origin: String, placedLast: Bool = false) {
+    public init(
+      id: Entity.ID, entity: Entity?, version: Int64, origin: String, placedLast: Bool = false
+    ) {
       self.id = id
       self.entity = entity
       self.version = version
@@ -113,7 +115,8 @@ where Entity.ID: Sendable {
         try decode(json, conflict.id)
       }
       changes.append(
-        Change(id: parsed, entity: entity, version: conflict.currentVersion ?? 0, origin: "database"))
+        Change(
+          id: parsed, entity: entity, version: conflict.currentVersion ?? 0, origin: "database"))
       resolved.append((key(parsed), conflict.currentVersion))
     }
     for (key, version) in resolved { table.resolve(key, at: version, keeping: .theirs) }

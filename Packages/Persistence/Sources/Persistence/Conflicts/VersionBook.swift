@@ -51,8 +51,7 @@ protocol ResolvingByText: AnyObject, Sendable {
 }
 
 extension VersionTable: ResolvingByText {
-  func resolve(described text: String, at version: Int64?, keeping resolution: ConflictResolution)
-  {
+  func resolve(described text: String, at version: Int64?, keeping resolution: ConflictResolution) {
     guard let key = key(described: text) else { return }
     resolve(key, at: version, keeping: resolution)
   }

@@ -29,8 +29,11 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
 
   /// A row a flush wrote or deleted, at its new version.
   public struct Written: Sendable {
+    /// The row's key.
     public let key: Key
+    /// Its version after the change.
     public let version: Int64
+    /// Whether the change deleted it.
     public let isDeletion: Bool
 
     /// - Parameters:
@@ -143,7 +146,8 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
 
   /// Resolves a conflict on `key`: with ``ConflictResolution/mine`` the next flush writes over
   /// the other writer's version; with ``ConflictResolution/theirs`` it drops the local change.
-  public func resolve(_ key: Key, at currentVersion: Int64?, keeping resolution: ConflictResolution) {
+  public func resolve(_ key: Key, at currentVersion: Int64?, keeping resolution: ConflictResolution)
+  {
     state.withLock { state in
       switch resolution {
       case .mine:

@@ -20,7 +20,8 @@ import Testing
   }
 
   @Test func aDebounceAndAThrottleOfNeverHoldTheirActions() async {
-    let store = CounterStore(initialState: TestState(), reducers: [counter], clock: ContinuousClock())
+    let store = CounterStore(
+      initialState: TestState(), reducers: [counter], clock: ContinuousClock())
     #expect(store.dispatch(.add(1), policy: .debounce(Self.never, maxWait: Self.never)))
     #expect(store.dispatch(.inc, policy: .throttle(Self.never, leading: true, trailing: true)))
     #expect(store.dispatch(.inc, policy: .throttle(Self.never, leading: true, trailing: true)))
