@@ -146,7 +146,7 @@ public final class SQLiteDatabase: Sendable {
       changeLogRetention: changeLogRetention)
   }
 
-  /// Opens the database at `path` as ``init(path:migrator:configuration:verifiesIntegrity:busyTimeout:creation:)``
+  /// Opens the database at `path` as ``init(path:migrator:configuration:verifiesIntegrity:busyTimeout:creation:instance:changeLogRetention:)``
   /// does, with the app's schema as a list of steps (no GRDB import needed).
   ///
   /// - Parameters:

@@ -2,7 +2,7 @@ public import GRDB
 
 /// One step of an app's schema, applied once, in the order the steps are listed.
 ///
-/// The migrations of ``SQLiteDatabase/init(path:migrations:configuration:verifiesIntegrity:busyTimeout:creation:)``
+/// The migrations of ``SQLiteDatabase/init(path:migrations:configuration:verifiesIntegrity:busyTimeout:creation:instance:changeLogRetention:)``
 /// need no `import GRDB` and no GRDB dependency in the app's manifest:
 ///
 /// ```swift
