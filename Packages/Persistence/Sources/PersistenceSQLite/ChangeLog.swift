@@ -53,6 +53,11 @@ enum ChangeLog {
         """, arguments: [cutoff])
   }
 
+  /// The number the next record will take.
+  static func nextNumber(in db: Database) throws -> Int64 {
+    try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) + 1 FROM \(table)") ?? 1
+  }
+
   /// The lowest and highest numbers in the log; `nil` when it is empty.
   static func bounds(in db: Database) throws -> (first: Int64, last: Int64)? {
     guard let row = try Row.fetchOne(db, sql: "SELECT min(seq), max(seq) FROM \(table)"),

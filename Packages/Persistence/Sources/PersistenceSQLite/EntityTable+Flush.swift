@@ -102,8 +102,9 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   /// The rows written or deleted, at their new versions.
   private(set) var written: [VersionTable<Entity.ID>.Written] = []
   /// The statements, prepared at their first use in the batch, then reused for every row.
-  private var insertNew: Statement?
   private var insertAtVersion: Statement?
+  /// The version of the rows this batch makes, read at the first.
+  private var madeAtVersion: Int64?
   private var deleteAtVersion: Statement?
   private var updateAtVersion: Statement?
 
@@ -129,6 +130,22 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   private var lastWriterWins: Bool { table.conflictPolicy == .lastWriterWins }
 
   // MARK: - Rows
+
+  /// The version a row this batch makes starts at: the number the batch's first log record
+  /// takes, above every version the id may have had before.
+  ///
+  /// NB: a row made again after a deletion must not start again at 1. A process that saw the
+  /// old row at version 5 would skip the new one's versions 1 to 5 as already seen (the feed
+  /// delivers a row's latest version), and a write based on the old row's version 5 would
+  /// succeed on the new row's. Every version of a row has its log record, so the old row's
+  /// versions never passed the log's numbering; the numbering never goes back (pruning keeps the
+  /// last record); and the batch holds the write lock from this read to its commit.
+  private mutating func firstVersion() throws -> Int64 {
+    if let madeAtVersion { return madeAtVersion }
+    let version = try ChangeLog.nextNumber(in: db)
+    madeAtVersion = version
+    return version
+  }
 
   /// Deletes a row at its base version (any version under last-writer-wins).
   mutating func delete(_ id: Entity.ID, base: Int64?, flush: inout SQLiteFlush)
@@ -174,16 +191,19 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     let quoted = name
     guard let base else {
       // New to this process: a row there already was created by another one.
+      let version = try firstVersion()
       let insert = try Self.statement(
-        &insertNew, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, 1)", count: 2, in: db)
+        &insertAtVersion, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, ?)", count: 3,
+        in: db)
       switch try run(
         insert, id: id, flush: &flush,
         bindings: { sqlite in
           try bind(id, at: 1, of: insert, sqlite)
           try bind(data, at: 2, of: insert, sqlite)
+          try check(sqlite3_bind_int64(sqlite, 3, version), insert)
         })
       {
-      case .changed: try logged(id, version: 1, deleted: false)
+      case .changed: try logged(id, version: version, deleted: false)
       case .unchanged:
         if let conflict = try conflict(id, base: nil) { flush.conflicts.append(conflict) }
       case .refused: break
@@ -253,13 +273,14 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
           sql: "INSERT INTO \(name) (id, data, version) VALUES (?, ?, ?)",
           arguments: [id, blob, version])
       } else {
+        let first = try firstVersion()
         let upsert = try db.cachedStatement(
           sql: """
-            INSERT INTO \(name) (id, data, version) VALUES (?, ?, 1)
+            INSERT INTO \(name) (id, data, version) VALUES (?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET data = excluded.data, version = version + 1
             RETURNING version
             """)
-        version = try Int64.fetchOne(upsert, arguments: [id, blob]) ?? 1
+        version = try Int64.fetchOne(upsert, arguments: [id, blob, first]) ?? first
       }
     } catch let error as DatabaseError where Self.isRefusal(error) {
       flush.rejected.append(refusal(error, id: id, isDeletion: false, batch: flush.batch))

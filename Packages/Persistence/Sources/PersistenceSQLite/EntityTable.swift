@@ -6,7 +6,8 @@ import struct Foundation.Data
 import class Foundation.JSONDecoder
 
 /// A table holding one `Codable` entity type, one row per entity: the id as primary key, the
-/// entity as JSON, and a `version` that every write increments. An app persists an
+/// entity as JSON, and a `version` that every write increments (a row made again after a
+/// deletion starts above every version its id had, never again at 1). An app persists an
 /// `EntityStore` through it without writing SQL.
 ///
 /// ```swift

@@ -7,15 +7,17 @@ import Synchronization
 
 /// One of several processes writing one file at once, for the two-process test
 /// (`PersistenceCrashWriter <database> --shared <instance> <seed> <steps>`): it adds notes of its
-/// own (ids from the file), edits five notes every process edits (`hot-0` … `hot-4`), follows
+/// own (ids from the file), edits and deletes five notes every process edits (`hot-0` …
+/// `hot-4`; an edit of one deleted makes it again), follows
 /// the others through the change feed, and settles every conflict (for its own value or for
 /// theirs, at random). It reports, one `write(2)` each:
 ///
-///     ACK <instance> <id>=<title> …     a flush committed these values
+///     ACK <instance> <id>=<title> …     a flush committed these values (`-`: a deletion)
 ///     CONFLICT <instance> <id> mine|theirs   a flush met another process's change to <id>
 ///     DONE <instance>                     its steps are done and saved
-///     STATE <digest>                      once `<database>.stop` exists (every writer is
-///                                         done) and its feed has caught up with the log
+///     STATE <digest> <id>=<title> …       once `<database>.stop` exists (every writer is
+///                                         done) and its feed has caught up with the log,
+///                                         with the shared notes' titles (`-`: none)
 ///
 /// A `SIGKILL` may end it anywhere; the test restarts it under another instance name.
 @MainActor
@@ -52,6 +54,12 @@ enum SharedWriter {
         let id = "n\(try await database.newID(for: CrashWriter.notes))"
         state.notes.upsert(Note(id: id, title: title, body: "", tagID: 0, revision: 0))
         unflushed[id] = title
+      } else if random.next(below: 8) == 0 {
+        // A deletion, which another process may be editing at the same moment.
+        let id = "hot-\(random.next(below: 5))"
+        guard state.notes[id] != nil else { continue }
+        state.notes.remove(id)
+        unflushed[id] = "-"
       } else {
         let id = "hot-\(random.next(below: 5))"
         if state.notes[id] == nil {
@@ -105,7 +113,8 @@ enum SharedWriter {
     applyRemote()
     following.cancel()
     try database.close()
-    CrashWriter.report("STATE \(state.digest)")
+    let hot = (0..<5).map { "hot-\($0)=\(state.notes["hot-\($0)"]?.title ?? "-")" }
+    CrashWriter.report("STATE \(state.digest) " + hot.joined(separator: " "))
   }
 }
 

@@ -283,6 +283,51 @@ struct SharedFileTests {
     try await b.close()
   }
 
+  /// A row deleted and made again starts above every version of the old row: a reader that saw
+  /// the old one takes the new one, whether it reads the log (the deletion and the new row in
+  /// one read) or, having lost its place, compares the tables.
+  @Test(arguments: [false, true])
+  func aRowDeletedAndMadeAgainReachesAReaderThatSawTheOldOne(logPruned: Bool) async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    let b = try await Process(file, as: "b")
+    a.edit { $0.notes.upsert(Note(id: "1", title: "old")) }
+    try await a.persistence.flush()
+    for edit in 1...3 {
+      a.edit { $0.notes.modify("1") { $0.title = "old, edit \(edit)" } }
+      try await a.persistence.flush()
+    }
+    await b.poll()
+    #expect(b.library.notes["1"]?.title == "old, edit 3")
+
+    a.edit { $0.notes.remove("1") }
+    try await a.persistence.flush()
+    a.edit { $0.notes.upsert(Note(id: "1", title: "new")) }
+    try await a.persistence.flush()
+    a.edit { $0.notes.modify("1") { $0.title = "new, edited" } }
+    try await a.persistence.flush()
+    let made = try #require(try rowVersions(file)["1"])
+    #expect(made > 5)  // above the old row's deletion, at version 5
+    if logPruned {
+      try await a.database.writer.write { db in
+        try db.execute(
+          sql:
+            "DELETE FROM reduxkit_change_log WHERE seq < (SELECT max(seq) FROM reduxkit_change_log)"
+        )
+      }
+    }
+    await b.poll()
+    #expect(b.library.notes["1"]?.title == "new, edited")
+    #expect(b.persistence.status.pendingCount == 0)
+    // B's next edit is based on the new row's version: no conflict.
+    b.edit { $0.notes.modify("1") { $0.title = "new, by b" } }
+    try await b.persistence.flush()
+    #expect(try rowVersions(file) == ["1": made + 1])
+    try await a.close()
+    try await b.close()
+  }
+
   @Test func newIDsNeverCollideAcrossProcesses() async throws {
     let directory = try TemporaryDirectory()
     let file = directory.file("shared.sqlite")

@@ -38,7 +38,7 @@ struct TwoProcessTests {
     #expect(names.allSatisfy { $0.hasPrefix("shared.sqlite") && !$0.contains(".creating-") })
   }
 
-  /// Two processes add notes and edit the same five notes at once, following each other
+  /// Two processes add notes and edit and delete the same five notes at once, following each other
   /// through the change feed and settling every conflict; each is killed with SIGKILL at a
   /// random moment and restarted. Afterwards: every note a process acknowledged adding holds
   /// the last value it acknowledged; each shared note's versions form one unbroken chain (no
@@ -51,7 +51,7 @@ struct TwoProcessTests {
     let creation = try WriterProcess(database: database, arguments: ["--load"])
     #expect(creation.waitUntilExit() == 0, "\(creation.standardError)")
 
-    var random = SeededGenerator(seed: seed)
+    var random = SeededRandom(seed: seed)
     var lines: [String] = []
     var finals: [WriterProcess] = []
     let firsts = try ["a", "b"].map { name in
@@ -84,10 +84,15 @@ struct TwoProcessTests {
     }
     #expect(FileManager.default.createFile(atPath: database.path + ".stop", contents: nil))
     var states: [String] = []
+    var shared: [String] = []
     for writer in finals {
       let rest = writer.remainingLines()
       lines += rest
-      states += rest.filter { $0.hasPrefix("STATE ") }.map { String($0.dropFirst(6)) }
+      for line in rest where line.hasPrefix("STATE ") {
+        let fields = line.split(separator: " ").map(String.init)
+        states.append(fields[1])
+        shared.append(fields.dropFirst(2).joined(separator: " "))
+      }
       try #require(writer.waitUntilExit() == 0, "\(writer.standardError)")
     }
 
@@ -104,8 +109,14 @@ struct TwoProcessTests {
     }
     let log = try queue.read { db in
       try Row.fetchAll(
-        db, sql: "SELECT entity_id, version, origin FROM reduxkit_change_log ORDER BY seq"
-      ).map { (id: $0[0] as String, version: $0[1] as Int64, origin: $0[2] as String) }
+        db,
+        sql: "SELECT entity_id, version, origin, deleted FROM reduxkit_change_log ORDER BY seq"
+      ).map {
+        (
+          id: $0[0] as String, version: $0[1] as Int64, origin: $0[2] as String,
+          deleted: ($0[3] as Int64) != 0
+        )
+      }
     }
 
     // What each process acknowledged, in order.
@@ -128,18 +139,36 @@ struct TwoProcessTests {
         stored[id]?.title == title,
         "note \(id): acknowledged \(title), stored \(String(describing: stored[id]))")
     }
-    // A shared note: one chain of versions, 1, 2, 3, …, its last the row's version, holding a
-    // commit by each process for each write it acknowledged.
+    // A shared note: one chain of versions, each the one before plus 1 (after a deletion, any
+    // larger one: the row made again), its last the row's, holding a commit by each process for
+    // each write it acknowledged.
     for id in (0..<5).map({ "hot-\($0)" }) {
       let chain = log.filter { $0.id == id }
-      #expect(
-        chain.map(\.version)
-          == Array(1...Int64(max(chain.count, 1))).prefix(chain.count).map { $0 },
-        "\(id): \(chain.map(\.version))")
-      #expect(stored[id]?.version == chain.last?.version, "\(id)")
+      var previous: (version: Int64, deleted: Bool)? = nil
+      for entry in chain {
+        if let previous, !previous.deleted {
+          #expect(
+            entry.version == previous.version + 1,
+            "\(id): \(chain.map { ($0.version, $0.deleted) })")
+        } else {
+          #expect(
+            entry.version > previous?.version ?? 0,
+            "\(id): \(chain.map { ($0.version, $0.deleted) })")
+        }
+        previous = (entry.version, entry.deleted)
+      }
+      if let last = chain.last, !last.deleted {
+        #expect(stored[id]?.version == last.version, "\(id)")
+      } else {
+        #expect(stored[id] == nil, "\(id) was deleted last")
+      }
       for instance in Set(acknowledged.map(\.instance)) {
-        let acked = acknowledged.filter { $0.instance == instance && $0.id == id }.count
-        let committed = chain.filter { $0.origin == instance }.count
+        // NB: a deletion of a row already gone, or of one made and deleted between two flushes,
+        // writes nothing.
+        let acked = acknowledged.filter {
+          $0.instance == instance && $0.id == id && $0.title != "-"
+        }.count
+        let committed = chain.filter { $0.origin == instance && !$0.deleted }.count
         #expect(
           committed >= acked, "\(id) by \(instance): \(acked) acknowledged, \(committed) committed")
       }
@@ -148,7 +177,10 @@ struct TwoProcessTests {
     let loaded = try WriterProcess(database: database, arguments: ["--load"])
     let digest = try #require(loaded.nextLine()?.split(separator: " ").dropFirst().first)
     #expect(loaded.waitUntilExit() == 0)
-    #expect(states == [String(digest), String(digest)], "seed \(seed)")
+    let storedShared = (0..<5).map { "hot-\($0)=\(stored["hot-\($0)"]?.title ?? "-")" }
+    #expect(
+      states == [String(digest), String(digest)],
+      "seed \(seed): the processes hold \(shared), the file \(storedShared.joined(separator: " "))")
     print("seed \(seed): \(acknowledged.count) acknowledged writes, \(conflicts) conflicts settled")
   }
 
@@ -186,21 +218,4 @@ struct TwoProcessTests {
 /// The fields of a stored note the test reads.
 private struct StoredNote: Decodable {
   let title: String
-}
-
-/// SplitMix64, seeded: a failing seed replays its kills.
-private struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
 }

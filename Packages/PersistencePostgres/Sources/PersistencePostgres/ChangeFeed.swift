@@ -226,7 +226,9 @@ public final class ChangeFeed: Sendable {
     let wasKept = try await ChangeFeed.report(
       cursor, of: database.instance, retention: retention, on: connection, logger: logger)
     state.withLock { $0.reportedAt = now }
-    guard !wasKept, reportedAt != nil else { return }
+    // NB: the first report too: the place `feedCursor()` reported may have been forgotten
+    // before the feed ran (a start-up longer than the retention).
+    guard !wasKept else { return }
     logger.warning(
       "change feed: away longer than the log's retention; comparing the tables instead",
       metadata: ["cursor": "\(cursor)"])

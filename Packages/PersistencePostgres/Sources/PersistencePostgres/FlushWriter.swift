@@ -163,18 +163,20 @@ struct FlushWriter {
       return try await overwrite(writes, positions: positions, into: &outcome)
     }
     let ids = writes.map(\.id)
+    let version = try await firstVersion()
     let statement = PostgresQuery(
       unsafeSQL: """
         WITH logged AS (
           INSERT INTO reduxkit_change_log (table_name, op, origin, entity_ids, versions)
-          SELECT $5, 'write', $3, $1::text[], array_fill(1::bigint, ARRAY[cardinality($1::text[])])
+          SELECT $5, 'write', $3, $1::text[], array_fill($6::bigint, ARRAY[cardinality($1::text[])])
         )
         INSERT INTO \(table) (id, data, version, updated_by, position)
-        SELECT u.id, u.data::jsonb, 1, $3, u.position
+        SELECT u.id, u.data::jsonb, $6, $3, u.position
         FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position)
         """,
       binds: try binds(
-        ids, try json(of: writes), instance, writes.map { positions[$0.id] ?? -1 }, batch.table))
+        ids, try json(of: writes), instance, writes.map { positions[$0.id] ?? -1 }, batch.table,
+        version))
     try await connection.query("SAVEPOINT reduxkit_insert", logger: logger)
     do {
       try await connection.query(statement, logger: logger)
@@ -192,9 +194,28 @@ struct FlushWriter {
     }
     try await connection.query("RELEASE SAVEPOINT reduxkit_insert", logger: logger)
     for id in ids {
-      outcome.log.append(.init(table: batch.table, id: id, version: 1, isDeletion: false))
+      outcome.log.append(.init(table: batch.table, id: id, version: version, isDeletion: false))
     }
     return []
+  }
+
+  /// The version the rows this statement makes start at: a number of the change log's
+  /// sequence, above every version their ids may have had before.
+  ///
+  /// NB: a row made again after a deletion must not start again at 1. An instance that saw the
+  /// old row at version 5 would skip the new one's versions 1 to 5 as already seen (the feed
+  /// delivers a row's latest version), and a write based on the old row's version 5 would
+  /// succeed on the new row's. Each version of a row was written by its own flush, which took a
+  /// later number of the sequence for its log row, and the deletion's flush a later one still;
+  /// the insert succeeds only once that deletion has committed. (A statement that waits for the
+  /// deletion to commit could have taken its number before the old row's last writes: that
+  /// needs another instance to update and delete the row while this flush runs, with the
+  /// insert of an id this instance has never seen.)
+  private func firstVersion() async throws -> Int64 {
+    let rows = try await connection.query(
+      "SELECT nextval(pg_get_serial_sequence('reduxkit_change_log', 'seq'))", logger: logger)
+    for try await value in rows.decode(Int64.self) { return value }
+    return 1
   }
 
   /// Inserts under last-writer-wins: a row created by another instance meanwhile is
@@ -203,23 +224,26 @@ struct FlushWriter {
     _ writes: [PostgresBatch.Write], positions: [String: Int64], into outcome: inout FlushOutcome
   ) async throws -> [String] {
     let ids = writes.map(\.id)
+    let version = try await firstVersion()
     let exceptions = try await exceptions(
       """
       WITH done AS (
         INSERT INTO \(table) (id, data, version, updated_by, position)
-        SELECT u.id, u.data::jsonb, 1, $3, u.position
+        SELECT u.id, u.data::jsonb, $6, $3, u.position
         FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position)
         ON CONFLICT (id) DO UPDATE SET data = excluded.data, version = \(table).version + 1,
           updated_by = excluded.updated_by, updated_at = now(), position = excluded.position
-        RETURNING id, version, 1::bigint AS expected, position
+        RETURNING id, version, $6::bigint AS expected, position
       ), \(logged("write", table: "$5", origin: "$3", order: "position"))
       """, ids: ids,
       binds: binds(
-        ids, try json(of: writes), instance, writes.map { positions[$0.id] ?? -1 }, batch.table))
+        ids, try json(of: writes), instance, writes.map { positions[$0.id] ?? -1 }, batch.table,
+        version))
     for id in ids where !exceptions.missed.contains(id) {
       outcome.log.append(
         .init(
-          table: batch.table, id: id, version: exceptions.versions[id] ?? 1, isDeletion: false))
+          table: batch.table, id: id, version: exceptions.versions[id] ?? version,
+          isDeletion: false))
     }
     return ids.filter { exceptions.missed.contains($0) }
   }

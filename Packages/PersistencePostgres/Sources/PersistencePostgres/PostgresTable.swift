@@ -5,7 +5,8 @@ public import Persistence
 public import PostgresNIO
 
 /// A table holding one `Codable` entity type, one row per entity: the id (as text), the
-/// entity as `jsonb`, a `version` that every write increments (optimistic concurrency), the
+/// entity as `jsonb`, a `version` that every write increments (optimistic concurrency; a row
+/// made again after a deletion starts above every version its id had, never again at 1), the
 /// instance that wrote it last, and a `position` that keeps the store's order.
 ///
 /// ```swift

@@ -28,7 +28,8 @@ struct ChangeFeedTests {
     /// The feed's clock: its polls and reconnection delays come when ``applyNext()`` advances it.
     let feedClock = ManualClock()
 
-    init(_ url: String, as name: String) async throws {
+    /// - Parameter follows: Whether the feed runs from the start (else from ``follow()``).
+    init(_ url: String, as name: String, follows: Bool = true) async throws {
       database = try await openBoard(url, as: name)
       let cursor = try await database.feedCursor()
       board = Board(
@@ -45,6 +46,11 @@ struct ChangeFeedTests {
         from: cursor, pollInterval: .seconds(1), retention: .seconds(10), clock: feedClock)
       deliveries = Deliveries()
       feed.subscribe(cardTable) { [deliveries] in deliveries.yield($0) }
+      if follows { follow() }
+    }
+
+    /// Runs the feed.
+    func follow() {
       following = Task { [feed] in await feed.run() }
     }
 
@@ -344,6 +350,48 @@ struct ChangeFeedTests {
       b.board.cards.values.sorted { $0.id < $1.id } == a.board.cards.values.sorted { $0.id < $1.id }
     )
     #expect(b.persistence.status.pendingCount == 0)
+    try await a.close()
+    try await b.close()
+  }
+
+  /// A row deleted and made again starts above every version of the old row: a reader that saw
+  /// the old one takes the new one, whether it reads the log (the deletion and the new row in
+  /// one read) or, having lost its place, compares the tables.
+  @Test(arguments: [false, true])
+  func aRowDeletedAndMadeAgainReachesAReaderThatSawTheOldOne(placeForgotten: Bool) async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await Instance(url, as: "a")
+    a.edit { $0.cards.upsert(Card(id: 1, title: "old")) }
+    try await a.persistence.flush()
+    for edit in 1...3 {
+      a.edit { $0.cards.modify(1) { $0.title = "old, edit \(edit)" } }
+      try await a.persistence.flush()
+    }
+    // B loads the old row at version 4, and reads nothing more until A is done.
+    let b = try await Instance(url, as: "b", follows: false)
+    #expect(b.board.cards[1]?.title == "old, edit 3")
+    a.edit { $0.cards.remove(1) }
+    try await a.persistence.flush()
+    a.edit { $0.cards.upsert(Card(id: 1, title: "new")) }
+    try await a.persistence.flush()
+    a.edit { $0.cards.modify(1) { $0.title = "new, edited" } }
+    try await a.persistence.flush()
+    let made = try #require(try await TestServer.rowVersions(url, table: "cards")["1"])
+    #expect(made > 5)  // above the old row's deletion, at version 5
+    if placeForgotten {
+      try await TestServer.admin(url) { connection in
+        try await connection.query(
+          "DELETE FROM reduxkit_feed_readers WHERE instance = 'b'", logger: TestServer.quiet)
+        try await connection.query("DELETE FROM reduxkit_change_log", logger: TestServer.quiet)
+      }
+    }
+    b.follow()
+    while b.board.cards[1]?.title != "new, edited" { try await b.applyNext() }
+    #expect(b.persistence.status.pendingCount == 0)
+    // B's next edit is based on the new row's version: no conflict.
+    b.edit { $0.cards.modify(1) { $0.title = "new, by b" } }
+    try await b.persistence.flush()
+    #expect(try await TestServer.rowVersions(url, table: "cards") == ["1": made + 1])
     try await a.close()
     try await b.close()
   }
