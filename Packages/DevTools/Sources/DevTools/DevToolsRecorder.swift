@@ -187,6 +187,9 @@ public final class DevToolsRecorder<
   /// How many entries the limits have evicted so far.
   public var evictedCount: Int { buffer.book.withLock { $0.evicted } }
 
+  /// How many entries the ring buffer holds (the start aside): the newest ones.
+  public var keptCount: Int { buffer.book.withLock { $0.entries.count } }
+
   /// The entries kept, oldest first, entry 0 (the start) included while it is kept, encoded.
   ///
   /// - Complexity: O(*n*) encodings of the entries not encoded yet.

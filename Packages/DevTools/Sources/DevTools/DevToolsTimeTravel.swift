@@ -35,6 +35,9 @@ public final class DevToolsTimeTravel<
   /// The undo history of the recomputed state: the live one's holds states with the skipped
   /// action in them, which an undo after ``resume()`` would bring back.
   @ObservationIgnored private var presentHistory: UndoHistory<Snapshot>?
+  /// The states the last skip recomputed, by entry: what a jump shows of the entries after the
+  /// first skipped one (the recorded states still hold the skipped actions).
+  @ObservationIgnored private var recomputed: [Int: Snapshot] = [:]
 
   /// - Parameters:
   ///   - store: The live store, whose inspector is `recorder`.
@@ -55,7 +58,7 @@ public final class DevToolsTimeTravel<
   ///
   /// - Throws: ``DevToolsTravelError/notKept(_:)`` when the recorder no longer holds it.
   public func jump(to index: Int) throws(DevToolsTravelError) {
-    guard let snapshot = recorder.snapshot(at: index) else { throw .notKept(index) }
+    guard let snapshot = snapshot(at: index) else { throw .notKept(index) }
     if position == nil {
       present = present ?? recorder.takeSnapshot(of: store)
       store.pause()
@@ -71,31 +74,64 @@ public final class DevToolsTimeTravel<
   public func step(by offset: Int) throws(DevToolsTravelError) {
     var index = (position ?? recorder.nextIndex - 1) + offset
     let direction = offset < 0 ? -1 : 1
-    while index >= 0, index < recorder.nextIndex, recorder.snapshot(at: index) == nil {
+    while index >= 0, index < recorder.nextIndex, snapshot(at: index) == nil {
       index += direction
     }
     try jump(to: index)
   }
 
   /// Leaves entry `index` out (or puts it back, if it was left out) and recomputes the state
-  /// from the start of the recording: the store then shows the state as if it had never run,
-  /// and ``resume()`` goes on from there.
+  /// from the oldest state the recorder holds (the start, until its limits evict entries): the
+  /// store then shows the state as if it had never run, ``jump(to:)`` and ``step(by:)`` show
+  /// the recomputed states after it, and ``resume()`` goes on from there.
   ///
-  /// - Throws: ``DevToolsTravelError/startNotKept`` when the recorder no longer holds the start.
+  /// - Throws: ``DevToolsTravelError/beforeOldestKept(_:oldest:)`` when the entry, or one
+  ///   skipped before, is not after the oldest state kept: the states after it cannot be
+  ///   recomputed (replaying only the actions kept onto the start would make up a state the
+  ///   app never had, and the app would save it).
   public func skip(_ index: Int) async throws(DevToolsTravelError) {
-    guard let start = recorder.snapshot(at: 0) else { throw .startNotKept }
-    if skipped.remove(index) == nil { skipped.insert(index) }
+    let (base, start) = oldestKept()
+    guard let start else { throw .startNotKept }
+    var skipping = skipped
+    if skipping.remove(index) == nil { skipping.insert(index) }
+    if let first = skipping.min(), first <= base { throw .beforeOldestKept(first, oldest: base) }
+    skipped = skipping
     let replay = makeStore(start)
     defer { replay.shutdown() }
-    for (entry, action) in recorder.actions(after: 0) where !skipped.contains(entry) {
-      await replay.dispatchWithResult(action)
+    var states: [Int: Snapshot] = [:]
+    for (entry, action) in recorder.actions(after: base) {
+      if !skipped.contains(entry) { await replay.dispatchWithResult(action) }
+      if let first = skipped.min(), entry >= first {
+        states[entry] = recorder.takeSnapshot(of: replay)
+      }
     }
-    let recomputed = recorder.takeSnapshot(of: replay)
+    let recomputedPresent = recorder.takeSnapshot(of: replay)
+    recomputed = states
     if position == nil { store.pause() }
-    store.restoreWhilePaused(recomputed)
-    present = recomputed
+    store.restoreWhilePaused(recomputedPresent)
+    present = recomputedPresent
     presentHistory = replay.undoHistory
     position = recorder.nextIndex - 1
+  }
+
+  /// The state to show after entry `index`: recomputed after a skipped entry, else recorded.
+  private func snapshot(at index: Int) -> Snapshot? {
+    guard let recorded = recomputed[index] else { return recorder.snapshot(at: index) }
+    // NB: an entry the recorder has evicted since is not shown, recomputed or not.
+    return index >= oldestKept().index ? recorded : nil
+  }
+
+  /// The oldest entry whose state the recorder holds, and that state: the start, until the
+  /// recorder's limits evict entries (the start's state is kept, but the actions after it are
+  /// not all there to replay), then the oldest entry kept that has a state.
+  private func oldestKept() -> (index: Int, state: Snapshot?) {
+    guard recorder.evictedCount > 0 else { return (0, recorder.snapshot(at: 0)) }
+    var index = recorder.nextIndex - recorder.keptCount
+    while index < recorder.nextIndex {
+      if let state = recorder.snapshot(at: index) { return (index, state) }
+      index += 1
+    }
+    return (recorder.nextIndex, nil)
   }
 
   /// Shows the present again (the recomputed one if an action was skipped, with the undo
@@ -118,11 +154,17 @@ public enum DevToolsTravelError: Error, Equatable, CustomStringConvertible {
   case notKept(Int)
   /// The recorder no longer holds the state it started from, so nothing can be recomputed.
   case startNotKept
+  /// Entry `index` (to skip, or skipped before) is not after `oldest`, the oldest entry whose
+  /// state the recorder still holds: the states after it cannot be recomputed.
+  case beforeOldestKept(Int, oldest: Int)
 
   public var description: String {
     switch self {
     case .notKept(let index): "entry #\(index) has no state kept to show"
     case .startNotKept: "the recording's start is no longer kept: nothing to recompute from"
+    case .beforeOldestKept(let index, let oldest):
+      "#\(index) cannot be skipped: the state before it is no longer recorded (the oldest "
+        + "kept is the one after #\(oldest); a recorder with a larger capacity keeps more)"
     }
   }
 }

@@ -102,4 +102,53 @@ import Testing
     travel.resume()
     #expect(await store.dispatchWithResult(.add(id: 5, text: "five")).notes.map(\.id) == [1, 4, 5])
   }
+
+  /// Once the recorder's limits evicted entries, a skip recomputes from the oldest state kept,
+  /// never from the start with only the actions kept (which made up a board without the
+  /// evicted actions' cards, and the app saved it); an entry at or before that state is refused
+  /// in words, and nothing changes.
+  @Test func aSkipAfterEvictionRecomputesFromTheOldestStateKept() async throws {
+    let recorder = NotesRecorder(app: "notes", limits: .init(capacity: 4), clock: ManualClock()) {
+      $0.undoSnapshot
+    }
+    let store = makeRecordedStore(recorder: recorder)
+    for id in 1...8 { await store.dispatchWithResult(.add(id: id, text: "note \(id)")) }
+    #expect(recorder.evictedCount == 4)  // #5 to #8 kept
+    let travel = DevToolsTimeTravel(store: store, recorder: recorder) { replayStore(from: $0) }
+    try await travel.skip(8)
+    #expect(store.notes.map(\.id) == Array(1...7))
+    await #expect(throws: DevToolsTravelError.beforeOldestKept(5, oldest: 5)) {
+      try await travel.skip(5)
+    }
+    await #expect(throws: DevToolsTravelError.beforeOldestKept(2, oldest: 5)) {
+      try await travel.skip(2)
+    }
+    #expect(travel.skipped == [8])
+    #expect(store.notes.map(\.id) == Array(1...7))
+    try await travel.skip(6)
+    #expect(store.notes.map(\.id) == [1, 2, 3, 4, 5, 7])
+    travel.resume()
+    #expect(
+      await store.dispatchWithResult(.add(id: 9, text: "nine")).notes.map(\.id)
+        == [1, 2, 3, 4, 5, 7, 9])
+  }
+
+  /// After a skip, jump and step show the recomputed states (the recorded ones still hold the
+  /// skipped action); before the skipped entry, the recorded ones.
+  @Test func stepsAfterASkipShowTheRecomputedStates() async throws {
+    let (store, recorder, _) = try await recordSession()
+    let travel = DevToolsTimeTravel(store: store, recorder: recorder) { replayStore(from: $0) }
+    try await travel.skip(2)  // the add of note 2
+    try travel.jump(to: 4)
+    #expect(store.notes.map(\.id) == [1, 3, 4])
+    try travel.step(by: -2)  // #2 itself: the state without it
+    #expect(travel.position == 2)
+    #expect(store.notes.map(\.id) == [1])
+    try travel.step(by: 4)  // #6, the delete of note 3
+    #expect(store.notes.map(\.id) == [1, 4])
+    try travel.jump(to: 1)
+    #expect(store.notes.map(\.id) == [1])
+    travel.resume()
+    #expect(store.notes.map(\.id) == [1, 4])
+  }
 }
