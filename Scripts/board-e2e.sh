@@ -303,16 +303,20 @@ devtools_time_travel() {
   tm new-session -d -s board -x 100 -y 30 \
     "$board --db '$work/travel.sqlite' --log '$work/travel.log' --devtools --record '$work/session.jsonl'; echo \"exit status \$?\"; sleep 600"
   wait_for "DevTools: http://127.0.0.1:" || return 1
-  local url
-  url=$(screen | grep -o 'DevTools: http://[0-9.:]*/' | head -n 1 | cut -d' ' -f2)
-  [ -n "$url" ] || { echo "board-e2e: no DevTools address on the screen"; return 1; }
+  local url token
+  url=$(screen | grep -o 'DevTools: http://[0-9.:]*/?token=[0-9a-f]*' | head -n 1 | cut -d' ' -f2)
+  [ -n "$url" ] || { echo "board-e2e: no DevTools address (with its token) on the screen"; return 1; }
+  token=${url##*token=}
+  url=${url%%\?*}
+  curl -s -o /dev/null -w '%{http_code}' -X POST "${url}api/jump?index=1" | grep -qx 401 \
+    || { echo "board-e2e: a jump without the token was not refused"; return 1; }
   add_card "Recorded one" 1 || return 1
   add_card "Recorded two" 2 || return 1
   keys m
   wait_for "move #2 to: 1 Todo  2 Doing  3 Done" || return 1
   keys 2
   wait_for "moved #2 to Doing" || return 1
-  curl -sf -X POST "${url}api/jump?index=1" >/dev/null || { echo "board-e2e: jump refused"; return 1; }
+  curl -sf -X POST "${url}api/jump?index=1&token=$token" >/dev/null || { echo "board-e2e: jump refused"; return 1; }
   wait_for "DevTools: the board after #1, paused" || return 1
   wait_for "Todo (1)" || return 1
   screen | grep -q "Recorded two" && { echo "board-e2e: the travelled board still shows #2"; return 1; }
@@ -320,7 +324,7 @@ devtools_time_travel() {
   wait_for "delete #1" || return 1
   keys y
   wait_for "DevTools show the board as after #1 (time travel)" || return 1
-  curl -sf -X POST "${url}api/resume" >/dev/null || { echo "board-e2e: resume refused"; return 1; }
+  curl -sf -X POST "${url}api/resume?token=$token" >/dev/null || { echo "board-e2e: resume refused"; return 1; }
   wait_for "Doing (1)" || return 1
   wait_for "#2 Recorded two" || return 1
   keys q

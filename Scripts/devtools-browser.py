@@ -6,7 +6,9 @@ loopback port, with a token), then headless Chromium, and drives the page throug
 remote-debugging protocol (a WebSocket; the protocol client below uses the standard library
 only): the timeline lists the dispatched actions; clicking a row shows its diff; an action
 dispatched later appears live; "jump" changes the live app's state (the demo prints its state)
-and "resume" brings the present back; a request without the token is refused. Each check waits
+and "resume" brings the present back; a request without the token is refused; a page on another
+origin (another port of 127.0.0.1, knowing the token or not) can neither drive the app nor read
+its records. Each check waits
 for what a person would see (up to 20 s). A screenshot of the page is saved.
 
 With --board, the same page over the board app instead (`board --lines --devtools`, its
@@ -253,6 +255,89 @@ IMPORT_EXPORTED = """(async () => {
   return true;
 })()"""
 
+# What a page on another origin tries against the DevTools (BASE, with TOKEN when it learned it):
+# the commands as plain POSTs (no preflight, the cookie sent: a page on another port of
+# 127.0.0.1 is the same site), and reading the records.
+FOREIGN_PAGE = """(async () => {
+  const tried = {};
+  for (const command of ["api/jump?index=1", "api/skip?index=1", "api/resume", "api/import?name=x"]) {
+    for (const token of ["", "TOKEN"]) {
+      const url = "BASE" + command + (token ? (command.includes("?") ? "&" : "?") + "token=" + token : "");
+      try {
+        await fetch(url, { method: "POST", mode: "no-cors", credentials: "include",
+                           body: command.startsWith("api/import") ? "{}" : undefined });
+        tried[url] = "sent";
+      } catch (error) {
+        tried[url] = "not sent";
+      }
+    }
+  }
+  for (const path of ["api/records", "api/records?token=TOKEN", "api/export?token=TOKEN"]) {
+    try {
+      const response = await fetch("BASE" + path, { credentials: "include" });
+      tried[path] = "read " + (await response.text()).length + " bytes";
+    } catch (error) {
+      tried[path] = "unreadable";
+    }
+  }
+  return tried;
+})()"""
+
+
+class ForeignSite:
+    """Another site on this machine (another port of 127.0.0.1): a blank page to run scripts from."""
+
+    def __init__(self):
+        import http.server
+
+        class Blank(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = b"<!doctype html><title>another site</title>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *arguments):
+                pass
+
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), Blank)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+def travel_state(url):
+    """The live app's time travel, as the DevTools API says with the token in `url`."""
+    base, _, query = url.partition("?")
+    with urllib.request.urlopen(base + "api/records?" + query) as response:
+        return json.load(response)["travel"]
+
+
+def foreign_origin_check(browser, url):
+    """A page on another origin cannot jump, skip, resume or import, nor read the records,
+    even knowing the token; the live app stays as it was."""
+    foreign = ForeignSite()
+    try:
+        before = travel_state(url)
+        browser.call("Page.navigate", url=foreign.url)
+        browser.wait_for("document.title === 'another site'", "the other site's page")
+        base, _, query = url.partition("?")
+        token = query.split("token=", 1)[1]
+        tried = browser.evaluate(FOREIGN_PAGE.replace("BASE", base).replace("TOKEN", token))
+        read = {path: what for path, what in tried.items() if path.startswith("api/")}
+        if any(what != "unreadable" for what in read.values()):
+            raise RuntimeError(f"another origin read {read}")
+        after = travel_state(url)
+        if after != before or after.get("position") is not None or after["skipped"]:
+            raise RuntimeError(f"another origin's commands changed the travel: {before} → {after}")
+    finally:
+        foreign.close()
+
+
 # Picks a malformed session file: its second line is not a record.
 IMPORT_MALFORMED = """(() => {
   const files = new DataTransfer();
@@ -322,6 +407,8 @@ def board_checks(binary, screenshot, check):
         check("clicking the board's move shows which column the card left, and its reducer's time", diff)
         check("jump shows the board a past board and refuses changes, resume the present", jump)
         check("the board's exported session imports back and shows its diffs", export_import)
+        check("a page on another origin cannot drive the board or read its records",
+              lambda: foreign_origin_check(browser, board.url))
     finally:
         browser.close()
         board.close()
@@ -414,13 +501,23 @@ def main():
                 raise RuntimeError("a malformed import replaced the live timeline")
 
         def token():
-            base = demo.url.split("?")[0]
+            base, _, query = demo.url.partition("?")
             try:
                 urllib.request.urlopen(base + "api/records")
                 raise RuntimeError("answered without the token")
             except urllib.error.HTTPError as error:
                 if error.code != 401:
                     raise RuntimeError(f"status {error.code}") from error
+            # A name of an attacker's pointed at this address (DNS rebinding): refused, token or not.
+            port = base.rsplit(":", 1)[1].strip("/")
+            rebound = urllib.request.Request(
+                base + "api/records?" + query, headers={"Host": f"evil.example:{port}"})
+            try:
+                urllib.request.urlopen(rebound)
+                raise RuntimeError("answered a request addressed to evil.example")
+            except urllib.error.HTTPError as error:
+                if error.code != 421:
+                    raise RuntimeError(f"evil.example: status {error.code}") from error
 
         check("the timeline shows the dispatched actions, the query events and the feature's", timeline)
         check("clicking a row shows its diff and its stages' timings", diff)
@@ -428,7 +525,9 @@ def main():
         check("jump changes the live app's state, resume brings the present back", jump)
         check("the filter keeps the matching rows", filter_)
         check("a malformed session file is refused with its line, the live timeline kept", malformed)
-        check("a request without the token is refused", token)
+        check("a request without the token, or addressed to another host, is refused", token)
+        check("a page on another origin cannot drive the app or read its records",
+              lambda: foreign_origin_check(browser, demo.url))
     finally:
         browser.close()
         demo.close()

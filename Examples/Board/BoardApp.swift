@@ -59,8 +59,8 @@ struct BoardApp: AsyncParsableCommand {
   @Option(
     name: .customLong("devtools-token"),
     help: """
-      The token the DevTools page requires (made up and printed when --devtools is not on \
-      loopback and none is given).
+      The token the DevTools page requires (default: a random one; the printed address \
+      holds it).
       """)
   var devToolsToken: String?
 

@@ -58,8 +58,8 @@ struct DevToolsAddress: Equatable {
     return filled
   }
 
-  /// Serves the DevTools page here; `token` is required (and made when not given) on any
-  /// address but loopback.
+  /// Serves the DevTools page here, with `token`; without one, a random one (made here off
+  /// loopback, where the server requires one given; by the server on loopback).
   func serve(token: String?) throws -> BoardDevTools.Serve {
     #if DevToolsServer
       var configuration = DevToolsServer.Configuration(host: host, port: port, token: token)

@@ -18,6 +18,7 @@ let package = Package(
     .package(path: "../FeatureKit"),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
@@ -26,6 +27,7 @@ let package = Package(
       dependencies: [
         .product(name: "DevTools", package: "DevTools"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
       ],
       resources: [.copy("Resources/devtools.html")]
@@ -52,6 +54,7 @@ let package = Package(
         .product(name: "ReduxCore", package: "ReduxCore"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
   ],

@@ -14,8 +14,25 @@ import Synchronization
 /// Task { try await server.run { url in print("DevTools: \(url)") } }
 /// ```
 ///
-/// It listens on the loopback interface unless told otherwise; any other address requires a
-/// token, which every request then carries (`?token=` or `Authorization: Bearer`).
+/// ## Who can reach it
+/// It listens on the loopback interface unless told otherwise, and every request needs its
+/// token, on loopback too: a random one unless given (any other address requires one given).
+/// The address ``run(onStarted:)`` prints carries it (`?token=`); the page, opened there, keeps
+/// it in a cookie (`HttpOnly`, `SameSite=Strict`) and sends it with each request; a script
+/// sends `Authorization: Bearer <token>`. Besides the token:
+///
+/// - a request must be addressed to the bound host (`Host`), so that a page whose own name a
+///   DNS-rebinding attack points at `127.0.0.1` is refused (421);
+/// - a browser's request must come from the page itself (`Sec-Fetch-Site`), and a command
+///   (`POST`: jump, step, skip, resume, import) must name the page's own origin (`Origin`): a
+///   page on another origin, even one on another port of `127.0.0.1` that has learned the
+///   token, can neither read the records nor drive the app (403);
+/// - no page may show it in a frame (`X-Frame-Options: DENY`, `frame-ancestors 'none'`), and
+///   the page's address, which holds the token, is sent to no other site (`no-referrer`).
+///
+/// The token is compared in constant time. What the token guards is the whole recording (every
+/// state the app went through) and the live app's time travel: give it to no one you would not
+/// give the app's data.
 public struct DevToolsServer: Sendable {
   /// Where it listens, and who may ask.
   public struct Configuration: Sendable {
@@ -23,10 +40,11 @@ public struct DevToolsServer: Sendable {
     public var host: String
     /// The port; 0 takes a free one (``DevToolsServer/run(onStarted:)`` says which).
     public var port: Int
-    /// The token every request must carry; required on any address but loopback.
+    /// The token every request must carry; `nil`: a random one (only on loopback: any other
+    /// address requires one given).
     public var token: String?
 
-    /// Loopback on a free port, without a token, unless told otherwise.
+    /// Loopback on a free port, with a random token, unless told otherwise.
     public init(host: String = "127.0.0.1", port: Int = 0, token: String? = nil) {
       self.host = host
       self.port = port
@@ -39,6 +57,8 @@ public struct DevToolsServer: Sendable {
 
   /// Where it listens, and who may ask.
   public let configuration: Configuration
+  /// The token every request carries: the configuration's, or a random one.
+  public let token: String
   private let timeline: any DevToolsTimeline
   private let travel: (any DevToolsTravelControl)?
   private let imported = ImportedSession()
@@ -62,7 +82,17 @@ public struct DevToolsServer: Sendable {
     self.timeline = timeline
     self.travel = travel
     self.configuration = configuration
+    token = configuration.token ?? Self.randomToken()
     self.logger = logger
+  }
+
+  /// 128 random bits, in hexadecimal.
+  private static func randomToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<2).map { _ in
+      let text = String(generator.next() as UInt64, radix: 16)
+      return String(repeating: "0", count: 16 - text.count) + text
+    }.joined()
   }
 
   /// Serves until the task is cancelled.
@@ -70,13 +100,13 @@ public struct DevToolsServer: Sendable {
   /// - Parameter onStarted: Receives the page's address (with its token) once it listens.
   public func run(onStarted: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
     let configuration = configuration
+    let token = token
     let app = Application(
       router: router(),
       configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
       onServerRunning: { channel in
         let port = channel.localAddress?.port ?? configuration.port
-        let query = configuration.token.map { "?token=\($0)" } ?? ""
-        if let url = URL(string: "http://\(configuration.host):\(port)/\(query)") {
+        if let url = URL(string: "http://\(configuration.host):\(port)/?token=\(token)") {
           await onStarted(url)
         }
       },
@@ -87,7 +117,7 @@ public struct DevToolsServer: Sendable {
   /// The routes, for a test to drive without a network.
   public func router() -> Router<BasicRequestContext> {
     let router = Router()
-    router.add(middleware: TokenCheck(token: configuration.token))
+    router.add(middleware: AccessCheck(token: token, boundTo: configuration.host))
     let timeline = timeline
     let travel = travel
     router.get("/") { _, _ in
@@ -266,27 +296,6 @@ public struct DevToolsServer: Sendable {
 /// goes back to it.
 final class ImportedSession: Sendable {
   let session = Mutex<DevToolsSession?>(nil)
-}
-
-/// Refuses a request without the server's token (401), when it has one.
-struct TokenCheck: RouterMiddleware {
-  typealias Context = BasicRequestContext
-  let token: String?
-
-  @concurrent
-  func handle(
-    _ request: Request, context: Context,
-    next: @concurrent (Request, Context) async throws -> Response
-  ) async throws -> Response {
-    guard let token else { return try await next(request, context) }
-    let given =
-      request.uri.queryParameters.get("token")
-      ?? request.headers[.authorization].map { String($0.trimmingPrefix("Bearer ")) }
-    guard given == token else {
-      throw HTTPError(.unauthorized, message: "this DevTools page needs its token: ?token=…")
-    }
-    return try await next(request, context)
-  }
 }
 
 /// Why a DevTools server cannot start as asked.
