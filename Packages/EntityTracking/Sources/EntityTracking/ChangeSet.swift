@@ -177,7 +177,9 @@ public struct ChangeSet<ID: Hashable & Sendable>: Sendable {
   @usableFromInline
   mutating func buildIndex() {
     offsets = Dictionary(minimumCapacity: entries.count + 1)
-    for (offset, change) in entries.enumerated() { offsets[change.id] = offset }
+    // NB: indices, not `enumerated()`: run unspecialized (a generic type's method called from
+    // another module), the enumerated iterator looked up its generic metadata for every entry.
+    for offset in entries.indices { offsets[entries[offset].id] = offset }
   }
 
   @inlinable

@@ -82,8 +82,12 @@ extension EntityStore {
   /// - Parameter source: The entities to restore, in the order to restore them in.
   /// - Complexity: O(*n* + *m*), where *n* and *m* are the numbers of entities in the two stores.
   public mutating func restore(from source: EntityStore) {
-    for (slot, entity) in slots.enumerated() {
-      if let entity, !source.contains(entity.id) { recordDeletion(entity.id, at: slot) }
+    // NB: indices, not `enumerated()`, whose iterator, run unspecialized, looked up its generic
+    // metadata for every entity.
+    for slot in slots.indices {
+      if let entity = slots[slot], !source.contains(entity.id) {
+        recordDeletion(entity.id, at: slot)
+      }
     }
     // NB: slots grow with the order, so the prefix kept in place is the run of `source`'s
     // entities found here at increasing slots.

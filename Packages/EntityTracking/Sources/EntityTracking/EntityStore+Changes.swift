@@ -14,7 +14,11 @@ extension EntityStore {
       deletedIDs = Array(repeating: nil, count: changeLog.count)
       for (id, index) in deletionLogIndex { deletedIDs[index] = id }
     }
-    for (index, slot) in changeLog.enumerated() {
+    // NB: indices, not `enumerated()`: run unspecialized (a drain from generic code, as
+    // Persistence's writers do), the enumerated iterator looked up its generic metadata for
+    // every entry.
+    for index in changeLog.indices {
+      let slot = changeLog[index]
       if slot >= 0 {
         guard let id = slots[slot]?.id else {
           preconditionFailure("Change log entry \(index) upserts the tombstone in slot \(slot)")

@@ -65,8 +65,8 @@ extension EntityStore {
   var liveSlots: [LiveSlot] {
     var live: [LiveSlot] = []
     live.reserveCapacity(positions.count)
-    for (slot, entity) in slots.enumerated() {
-      if let entity {
+    for slot in slots.indices {
+      if let entity = slots[slot] {
         live.append(LiveSlot(entity: entity, logIndex: logIndexBySlot[slot], recordsUpsert: false))
       }
     }
@@ -84,7 +84,8 @@ extension EntityStore {
     newSlots.reserveCapacity(live.count)
     var newLogIndexBySlot: [Int] = []
     newLogIndexBySlot.reserveCapacity(live.count)
-    for (offset, item) in live.enumerated() {
+    for offset in live.indices {
+      let item = live[offset]
       if positions[item.entity.id] != offset { positions[item.entity.id] = offset }
       newSlots.append(item.entity)
       newLogIndexBySlot.append(item.logIndex)
@@ -93,8 +94,8 @@ extension EntityStore {
     slots = newSlots
     logIndexBySlot = newLogIndexBySlot
     firstLiveSlot = 0
-    for (offset, item) in live.enumerated() where item.recordsUpsert {
-      recordUpsert(item.entity.id, at: offset)
+    for offset in live.indices where live[offset].recordsUpsert {
+      recordUpsert(live[offset].entity.id, at: offset)
     }
   }
 }

@@ -83,8 +83,8 @@ extension EntityStore {
   public mutating func removeAll(where shouldBeRemoved: (Entity) throws -> Bool) rethrows {
     // NB: decide for every entity before changing anything, so that a throw leaves no trace.
     var removedSlots: [Int] = []
-    for (slot, entity) in slots.enumerated() {
-      if let entity, try shouldBeRemoved(entity) { removedSlots.append(slot) }
+    for slot in slots.indices {
+      if let entity = slots[slot], try shouldBeRemoved(entity) { removedSlots.append(slot) }
     }
     guard !removedSlots.isEmpty else { return }
     for slot in removedSlots {

@@ -33,7 +33,9 @@ extension EntityStore {
         if lookup == nil {
           var offsets: [ID: Int] = [:]
           offsets.reserveCapacity(changed.count)
-          for (offset, entity) in changed.enumerated() { offsets[entity.id] = offset }
+          // NB: indices, not `enumerated()`, whose iterator, run unspecialized, looked up its
+          // generic metadata for every entity.
+          for offset in changed.indices { offsets[changed[offset].id] = offset }
           lookup = offsets
         }
         offset = lookup?[id]

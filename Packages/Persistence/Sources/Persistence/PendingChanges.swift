@@ -153,8 +153,10 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
     var placed: [(order: Int, write: Int)] = []
     writes.reserveCapacity(changes.count)
     var isSorted = true
-    for (offset, change) in changes.enumerated() {
-      switch change {
+    // NB: indices, not `enumerated()`: run unspecialized, the enumerated iterator looked up its
+    // generic metadata for every change.
+    for offset in changes.indices {
+      switch changes[offset] {
       case .write(let entity, let order):
         if let order {
           if let previous = placed.last, previous.order > order { isSorted = false }

@@ -35,7 +35,9 @@ extension EntityTable {
       flush.committed.append { versions.committed(written, flushed: ids, dropped: dropped) }
     }
 
-    for (offset, id) in changes.deletions.enumerated() where bases.dropped[id] == nil {
+    for offset in changes.deletions.indices {
+      let id = changes.deletions[offset]
+      guard bases.dropped.isEmpty || bases.dropped[id] == nil else { continue }
       try rows.delete(id, base: bases.versions[offset], flush: &flush)
     }
     guard !changes.writes.isEmpty else { return }
