@@ -123,6 +123,8 @@ import Testing
     store?.send(.sleep(id: "b"))
     #expect(store?.runningTaskCount == 2)
     store?.cancelAllTasks()
+    // Cancelled: no longer running as the documentation says, even before they unwind.
+    #expect(store?.isTaskRunning(id: "a") == false && store?.isTaskRunning(id: "b") == false)
     await tasks.waitUntilIdle()
     #expect(store?.runningTaskCount == 0)
 
@@ -141,6 +143,8 @@ import Testing
     second.send(.sleep(id: "second"))
     #expect(tasks.runningTaskCount == 2)
     first?.cancelAllTasks()
+    #expect(first?.isTaskRunning(id: "first") == false)
+    #expect(second.isTaskRunning(id: "second"))
     await cancelled?.value  // ends only because it was cancelled: the clock never moves
     #expect(first?.state.error == nil)  // a cancelled task's CancellationError is not a failure
     #expect(second.isTaskRunning(id: "second") && tasks.runningTaskCount == 1)

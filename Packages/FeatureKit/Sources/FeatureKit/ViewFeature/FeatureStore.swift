@@ -39,7 +39,7 @@ public final class FeatureStore<Feature: StoreFeature>: Observable {
   private let logger: Logger
   /// The tasks this store started that have not ended, by start order: what it cancels, so
   /// that a manager shared with other stores keeps their tasks.
-  private var ownTasks: [UInt64: Task<Void, Never>] = [:]
+  private var ownTasks: [UInt64: (id: any TaskID, task: Task<Void, Never>)] = [:]
   private var nextTaskNumber: UInt64 = 0
   /// The ids this store ran tasks under with an admission policy: a policy may hold a task
   /// and start it later, so the store cancels these by id.
@@ -111,7 +111,15 @@ public final class FeatureStore<Feature: StoreFeature>: Observable {
   }
 
   private func cancelOwnTasks() {
-    for task in ownTasks.values { task.cancel() }
+    for (id, task) in ownTasks.values {
+      // NB: through the manager, so that `isTaskRunning(id:)` turns false at once, as after
+      // `cancelTask(id:)`. A task not cancelled yet is the manager's live one under its id (a
+      // task started later under the same id, by any store, cancels the one it replaces), so
+      // cancelling the id stops this one and nothing else.
+      if task.isCancelled { continue }
+      taskManager.cancelTask(id: id)
+      task.cancel()
+    }
     for id in policyTaskIDs.values { taskManager.cancelTask(id: id) }
     policyTaskIDs = [:]
   }
@@ -171,7 +179,7 @@ public final class FeatureStore<Feature: StoreFeature>: Observable {
         logger.error("task \(id) not started: the task manager is shut down")
         return .finished
       }
-      ownTasks[number] = started
+      ownTasks[number] = (id, started)
       return started
     }
   }
