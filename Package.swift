@@ -106,9 +106,11 @@ let package = Package(
       name: "BoardTests",
       dependencies: [
         "BoardCore", "TerminalIO", .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+        // NB: the tests read a board file's rows as any other SQLite client would.
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Tests/BoardTests",
-      // NB: a board file made by an earlier release, which a test copies and opens.
+      // NB: board files made by earlier releases, which tests copy and open.
       exclude: ["Fixtures"]
     ),
     .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import ReduxCoreTesting
 import ReduxKit
@@ -177,6 +178,55 @@ struct SharedBoardFileTests {
     #expect(try await board.run("add Todo New").text == #"added #6 "New" to Todo (saved)"#)
     #expect(try await board.run("title 2 Fix it").text.hasSuffix("(saved)"))
     try await board.close()
+  }
+
+  @Test func aBoardFileOfJSONRowsOpensInTypedColumnsWithEveryCardAndVersion() async throws {
+    // Made by the release before typed columns (62881f3): each card one JSON value, with row
+    // versions and a change log; a card moved, one deleted, one moved last.
+    let directory = try TemporaryFolder()
+    let file = directory.file("board.sqlite")
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/board-made-by-62881f3.sqlite3")
+    try FileManager.default.copyItem(at: fixture, to: file)
+    let board = try await Board(file)
+    #expect(
+      try await board.run("list").text == """
+        Todo (2)
+          #2 Card with a due date [release] [docs] due 2026-12-24
+          #6 Moved last
+        Doing (1)
+          #1 Write the typed-column migration
+        Done (2)
+          #4 Ship 0.4
+          #3 Review the change feed
+        Later (0)
+        """)
+    let card = try #require(board.session.board.cards[2])
+    #expect(card.notes == "Notes with quotes, commas, and ünïcödé")
+    #expect(card.createdAt == Date(timeIntervalSinceReferenceDate: 817_457_988.122_266_8))
+    try await board.close()
+
+    // The rows are columns any tool reads, at the versions and in the order they had.
+    let queue = try DatabaseQueue(path: file.path)
+    let rows = try queue.read { db in
+      try Row.fetchAll(db, sql: "SELECT id, title, tags, due, version FROM cards ORDER BY rowid")
+    }
+    try queue.close()
+    #expect(rows.map { $0[0] as Int } == [2, 4, 1, 6, 3])
+    #expect(rows.map { $0[4] as Int64 } == [9, 11, 6, 15, 11])
+    #expect(rows[0][1] as String == "Card with a due date")
+    #expect(rows[0][2] as String == #"["release","docs"]"#)
+    #expect(rows[0][3] as Double == 819_763_200)
+
+    // And it saves in them.
+    let reopened = try await Board(file)
+    #expect(try await reopened.run("title 2 Renamed").text.hasSuffix("(saved)"))
+    #expect(try await reopened.run("add Later New").text == #"added #7 "New" to Later (saved)"#)
+    try await reopened.close()
+    let titles = try await DatabaseQueue(path: file.path).read { db in
+      try String.fetchAll(db, sql: "SELECT title FROM cards WHERE id IN (2, 7) ORDER BY id")
+    }
+    #expect(titles == ["Renamed", "New"])
   }
 }
 

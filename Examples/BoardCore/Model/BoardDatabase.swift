@@ -19,6 +19,11 @@ package final class BoardDatabase {
       try columns.addVersions(in: db)
       try cards.addVersions(in: db)
     },
+    // NB: a board file made before typed columns (each card one JSON value).
+    SQLiteMigration("v3-columns") { db in
+      try columns.convertToColumns(in: db)
+      try cards.convertToColumns(in: db)
+    },
   ]
 
   package let database: SQLiteDatabase

@@ -120,6 +120,10 @@ public final class BoardService {
             try sqliteColumns.addVersions(in: db)
             try sqliteCards.addVersions(in: db)
           },
+          SQLiteMigration("board-v3-columns") { db in
+            try sqliteColumns.convertToColumns(in: db)
+            try sqliteCards.convertToColumns(in: db)
+          },
         ])
       let state = BoardState(
         columns: try await backend.load(sqliteColumns), cards: try await backend.load(sqliteCards))

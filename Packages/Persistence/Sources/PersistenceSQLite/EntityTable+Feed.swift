@@ -2,9 +2,6 @@ import GRDB
 import Logging
 import Persistence
 
-import struct Foundation.Data
-import class Foundation.JSONDecoder
-
 extension EntityTable {
   /// The current rows of the ids the log names after `after` and through `through` (but those
   /// written by `origin`), as remote changes: one per row, in the order of its last record; a
@@ -13,13 +10,13 @@ extension EntityTable {
     after: Int64, through: Int64, skipping origin: String, book: VersionBook, in db: Database,
     logger: Logger
   ) throws -> RemoteChanges<Entity> {
+    try checkColumns(db)
     let rows = try Row.fetchCursor(
       db,
       sql: """
-        SELECT l.entity_id, l.version, l.placed_last, l.origin, t.version, t.data
-        FROM \(ChangeLog.table) AS l LEFT JOIN \(quotedName) AS t ON t.id = l.entity_id
-        WHERE l.seq > ? AND l.seq <= ? AND l.table_name = ? AND l.origin <> ?
-        ORDER BY l.seq
+        SELECT entity_id, version, placed_last, origin FROM \(ChangeLog.table)
+        WHERE seq > ? AND seq <= ? AND table_name = ? AND origin <> ?
+        ORDER BY seq
         """, arguments: [after, through, name, origin])
     var latest: [DatabaseValue: LatestChange] = [:]
     var order = 0
@@ -30,11 +27,11 @@ extension EntityTable {
         try row.decode(Int64.self, atIndex: 2) != 0 || latest[key]?.placedLast == true
       latest[key] = LatestChange(
         order: order, logVersion: try row.decode(Int64.self, atIndex: 1), placedLast: placedLast,
-        origin: try row.decode(String.self, atIndex: 3),
-        version: try row.decode(Int64?.self, atIndex: 4),
-        data: try row.decode(Data?.self, atIndex: 5))
+        origin: try row.decode(String.self, atIndex: 3))
     }
-    let decoder = JSONDecoder()
+    // NB: each row read by its id after the log, not joined to it: the entity's columns could
+    // share a name with the log's.
+    let current = try db.cachedStatement(sql: "SELECT * FROM \(quotedName) WHERE id = ?")
     var changes: [RemoteChanges<Entity>.Change] = []
     changes.reserveCapacity(latest.count)
     for (key, row) in latest.sorted(by: { $0.value.order < $1.value.order }) {
@@ -44,14 +41,14 @@ extension EntityTable {
           metadata: ["table": "\(name)", "id": "\(key)"])
         continue
       }
-      guard let version = row.version, let data = row.data else {
+      guard let found = try Row.fetchOne(current, arguments: [key]) else {
         changes.append(.init(id: id, entity: nil, version: row.logVersion, origin: row.origin))
         continue
       }
       do {
         changes.append(
           .init(
-            id: id, entity: try decoder.decode(Entity.self, from: data), version: version,
+            id: id, entity: try decode(found), version: try found.decode(forColumn: "version"),
             origin: row.origin, placedLast: row.placedLast))
       } catch {
         logger.error(
@@ -72,17 +69,15 @@ extension EntityTable {
     -> RemoteChanges<Entity>
   {
     let versions = book.table(name, keyedBy: Entity.ID.self)
+    try checkColumns(db)
     var unseen = versions.seen
-    let decoder = JSONDecoder()
     var changes: [RemoteChanges<Entity>.Change] = []
-    let rows = try Row.fetchCursor(
-      db, sql: "SELECT id, version, data FROM \(quotedName) ORDER BY rowid")
+    let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quotedName) ORDER BY rowid")
     while let row = try rows.next() {
-      let data = try row.decode(Data.self, atIndex: 2)
-      let version = try row.decode(Int64.self, atIndex: 1)
+      let version = try row.decode(Int64.self, forColumn: "version")
       let entity: Entity
       do {
-        entity = try decoder.decode(Entity.self, from: data)
+        entity = try decode(row)
       } catch {
         logger.error(
           "change feed: a row does not decode; skipped",
@@ -106,6 +101,4 @@ private struct LatestChange {
   var logVersion: Int64
   var placedLast: Bool
   var origin: String
-  var version: Int64?
-  var data: Data?
 }

@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 import Persistence
 
-import struct Foundation.Data
+import class Foundation.JSONEncoder
 
 extension EntityTable {
   /// Writes `changes` in `db`'s transaction, each row at the version the process last saw:
@@ -17,7 +17,7 @@ extension EntityTable {
   /// It runs on the database's writer queue, never on the caller's actor: encoding a large
   /// flush does not block the main actor.
   func apply(_ changes: EntityChanges<Entity>, in db: Database, flush: inout SQLiteFlush) throws {
-    try checkVersioned(db)
+    let columns = try checkColumns(db)
     let versions = flush.book.table(name, keyedBy: Entity.ID.self)
     // NB: the deletions' ids, then the writes', in one array: their bases come at the same
     // offsets.
@@ -27,7 +27,7 @@ extension EntityTable {
     let ids = keys
     let bases = versions.bases(ids)
     var rows = RowWriter(
-      table: self, db: db,
+      table: self, columns: columns, db: db,
       log: try ChangeLog.statement(
         in: db, table: name, origin: flush.origin, writtenAt: flush.writtenAt))
     defer {
@@ -45,13 +45,12 @@ extension EntityTable {
     var isPlacedLast = [Bool](repeating: false, count: changes.writes.count)
     let placedLast = placedLastOffsets(of: changes)
     for offset in placedLast { isPlacedLast[offset] = true }
-    let encoder = EntityJSONEncoder()
     func write(at offset: Int) throws {
       let entity = changes.writes[offset]
       if !bases.dropped.isEmpty, bases.dropped[entity.id] != nil { return }
-      let fallback: Data?
+      let values: [DatabaseValue]
       do {
-        fallback = try encoder.encodeInPlace(entity)
+        values = try self.values(of: entity, columns)
       } catch {
         flush.rejected.append(
           RejectedWrite(
@@ -59,22 +58,37 @@ extension EntityTable {
             reason: .unencodable("\(error)")))
         return
       }
-      let base = bases.versions[writeBase + offset]
-      let placed = isPlacedLast[offset]
-      if let fallback {
-        try fallback.withUnsafeBytes { data in
-          try rows.write(entity.id, data: data, base: base, placedLast: placed, flush: &flush)
-        }
-      } else {
-        try encoder.withBytes { data in
-          try rows.write(entity.id, data: data, base: base, placedLast: placed, flush: &flush)
-        }
-      }
+      try rows.write(
+        entity.id, values: values, base: bases.versions[writeBase + offset],
+        placedLast: isPlacedLast[offset], flush: &flush)
     }
     // NB: the rows placed last are written after the others, in their order, so that they
     // take the largest rowids: the rowid orders the rows.
     for offset in changes.writes.indices where !isPlacedLast[offset] { try write(at: offset) }
     for offset in placedLast { try write(at: offset) }
+  }
+
+  /// The values of `entity`'s `columns`, encoded as GRDB encodes a `Codable` record.
+  ///
+  /// - Throws: The entity's encoding error (a non-finite number, a failing `encode(to:)`).
+  func values(of entity: Entity, _ columns: [EntitySchema.Property]) throws -> [DatabaseValue] {
+    let encoded = try EntityRow(entity).databaseDictionary
+    var values: [DatabaseValue] = []
+    values.reserveCapacity(columns.count)
+    for column in columns {
+      let value = encoded[column.name] ?? .null
+      // NB: SQLite stores NaN as NULL and would keep ±infinity, which JSON and PostgreSQL's
+      // numeric cannot carry: a row that would not load back, or not leave the file, is
+      // refused here instead.
+      if case .double(let number) = value.storage, !number.isFinite {
+        throw EncodingError.invalidValue(
+          number,
+          .init(
+            codingPath: [], debugDescription: "\(column.name) is \(number): not a finite number"))
+      }
+      values.append(value)
+    }
+    return values
   }
 
   /// The offsets in `changes.writes` of the ids placed last, in their order: given by a
@@ -94,13 +108,14 @@ extension EntityTable {
 ///
 /// NB: the values are bound in place, on statements prepared for them, rather than passed to
 /// `execute(arguments:)`: building and checking a `StatementArguments` per row, then binding it
-/// through GRDB's generic, nested temporary bindings, cost more than SQLite's own work. A blob is
-/// bound without a copy (`SQLITE_STATIC`) for the duration of the step only, then unbound.
+/// through GRDB's generic, nested temporary bindings, cost more than SQLite's own work.
 private struct RowWriter<Entity: Codable & Identifiable & Equatable & Sendable>
 where Entity.ID: DatabaseValueConvertible & Sendable {
   let table: EntityTable<Entity>
   let db: Database
   let log: Statement
+  /// The number of columns a row writes besides its id and version.
+  private let count: Int
   /// The rows written or deleted, at their new versions.
   private(set) var written: [VersionTable<Entity.ID>.Written] = []
   /// The statements, prepared at their first use in the batch, then reused for every row.
@@ -112,12 +127,24 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   /// The table's quoted name, made once per batch.
   private let name: String
+  /// The SQL of the statements, made once per batch: the columns an insert names (id first,
+  /// version last), its placeholders, and an update's assignments of the entity's columns.
+  private let insertColumns: String
+  private let insertValues: String
+  private let assignments: String
+  private let upsertAssignments: String
 
-  init(table: EntityTable<Entity>, db: Database, log: Statement) {
+  init(table: EntityTable<Entity>, columns: [EntitySchema.Property], db: Database, log: Statement) {
     self.table = table
     self.db = db
     self.log = log
+    count = columns.count
     name = table.quotedName
+    let quoted = columns.map(\.name.quotedDatabaseIdentifier)
+    insertColumns = (["id"] + quoted + ["version"]).joined(separator: ", ")
+    insertValues = Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")
+    assignments = quoted.map { "\($0) = ?, " }.joined()
+    upsertAssignments = quoted.map { "\($0) = excluded.\($0), " }.joined()
   }
 
   /// The statement in `slot`, prepared by ``prepare(_:count:in:)`` at its first use.
@@ -180,29 +207,29 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     }
   }
 
-  /// Writes an entity's JSON: updates its row at its base version (or deletes it there and
-  /// inserts it last when `placedLast`), or inserts a row new to this process.
+  /// Writes an entity's column values: updates its row at its base version (or deletes it
+  /// there and inserts it last when `placedLast`), or inserts a row new to this process.
   mutating func write(
-    _ id: Entity.ID, data: UnsafeRawBufferPointer, base: Int64?, placedLast: Bool,
+    _ id: Entity.ID, values: [DatabaseValue], base: Int64?, placedLast: Bool,
     flush: inout SQLiteFlush
   ) throws {
     if lastWriterWins {
-      try overwrite(id, data: data, placedLast: placedLast, flush: &flush)
+      try overwrite(id, values: values, placedLast: placedLast, flush: &flush)
       return
     }
-    let quoted = name
+    let (quoted, columns, placeholders, count) = (name, insertColumns, insertValues, count)
     guard let base else {
       // New to this process: a row there already was created by another one.
       let version = try firstVersion()
       let insert = try Self.statement(
-        &insertAtVersion, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, ?)", count: 3,
-        in: db)
+        &insertAtVersion, "INSERT INTO \(quoted) (\(columns)) VALUES (\(placeholders))",
+        count: count + 2, in: db)
       switch try run(
         insert, id: id, flush: &flush,
         bindings: { sqlite in
           try bind(id, at: 1, of: insert, sqlite)
-          try bind(data, at: 2, of: insert, sqlite)
-          try check(sqlite3_bind_int64(sqlite, 3, version), insert)
+          try bind(values, from: 2, of: insert, sqlite)
+          try check(sqlite3_bind_int64(sqlite, CInt(count + 2), version), insert)
         })
       {
       case .changed: try logged(id, version: version, deleted: false)
@@ -226,30 +253,31 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
         return
       }
       let insert = try Self.statement(
-        &insertAtVersion, "INSERT INTO \(quoted) (id, data, version) VALUES (?, ?, ?)", count: 3,
-        in: db)
+        &insertAtVersion, "INSERT INTO \(quoted) (\(columns)) VALUES (\(placeholders))",
+        count: count + 2, in: db)
       guard
         try run(
           insert, id: id, flush: &flush,
           bindings: { sqlite in
             try bind(id, at: 1, of: insert, sqlite)
-            try bind(data, at: 2, of: insert, sqlite)
-            try check(sqlite3_bind_int64(sqlite, 3, base + 1), insert)
+            try bind(values, from: 2, of: insert, sqlite)
+            try check(sqlite3_bind_int64(sqlite, CInt(count + 2), base + 1), insert)
           }) == .changed
       else { return }
       try logged(id, version: base + 1, deleted: false, placedLast: true)
       return
     }
+    let assignments = assignments
     let update = try Self.statement(
       &updateAtVersion,
-      "UPDATE \(quoted) SET data = ?, version = version + 1 WHERE id = ? AND version = ?", count: 3,
-      in: db)
+      "UPDATE \(quoted) SET \(assignments)version = version + 1 WHERE id = ? AND version = ?",
+      count: count + 2, in: db)
     switch try run(
       update, id: id, flush: &flush,
       bindings: { sqlite in
-        try bind(data, at: 1, of: update, sqlite)
-        try bind(id, at: 2, of: update, sqlite)
-        try check(sqlite3_bind_int64(sqlite, 3, base), update)
+        try bind(values, from: 1, of: update, sqlite)
+        try bind(id, at: CInt(count + 1), of: update, sqlite)
+        try check(sqlite3_bind_int64(sqlite, CInt(count + 2), base), update)
       })
     {
     case .changed: try logged(id, version: base + 1, deleted: false)
@@ -261,10 +289,9 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   /// Writes under last-writer-wins: whatever the row's version, at the version after it.
   private mutating func overwrite(
-    _ id: Entity.ID, data: UnsafeRawBufferPointer, placedLast: Bool,
+    _ id: Entity.ID, values: [DatabaseValue], placedLast: Bool,
     flush: inout SQLiteFlush
   ) throws {
-    let blob = Data(data)
     var version: Int64 = 1
     do {
       if placedLast {
@@ -272,17 +299,21 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
           sql: "DELETE FROM \(name) WHERE id = ? RETURNING version")
         version = (try Int64.fetchOne(delete, arguments: [id]) ?? 0) + 1
         try db.execute(
-          sql: "INSERT INTO \(name) (id, data, version) VALUES (?, ?, ?)",
-          arguments: [id, blob, version])
+          sql: "INSERT INTO \(name) (\(insertColumns)) VALUES (\(insertValues))",
+          arguments: StatementArguments([id.databaseValue] + values + [version.databaseValue]))
       } else {
         let first = try firstVersion()
         let upsert = try db.cachedStatement(
           sql: """
-            INSERT INTO \(name) (id, data, version) VALUES (?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET data = excluded.data, version = version + 1
+            INSERT INTO \(name) (\(insertColumns)) VALUES (\(insertValues))
+            ON CONFLICT(id) DO UPDATE SET \(upsertAssignments)version = version + 1
             RETURNING version
             """)
-        version = try Int64.fetchOne(upsert, arguments: [id, blob, first]) ?? first
+        version =
+          try Int64.fetchOne(
+            upsert,
+            arguments: StatementArguments([id.databaseValue] + values + [first.databaseValue]))
+          ?? first
       }
     } catch let error as DatabaseError where Self.isRefusal(error) {
       flush.rejected.append(refusal(error, id: id, isDeletion: false, batch: flush.batch))
@@ -294,11 +325,13 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   /// The row of `id` now, as a conflict with `base`; `nil` when the row is gone and the write
   /// did not expect it (an update of a row deleted meanwhile is a conflict, with no version).
   private func conflict(_ id: Entity.ID, base: Int64?) throws -> PersistenceConflict? {
-    let statement = try db.cachedStatement(sql: "SELECT version, data FROM \(name) WHERE id = ?")
+    let statement = try db.cachedStatement(sql: "SELECT * FROM \(name) WHERE id = ?")
     let row = try Row.fetchOne(statement, arguments: [id])
-    let current = try row?.decode(Int64?.self, atIndex: 0)
-    let json = try row?.decode(Data?.self, atIndex: 1).map {
-      String(decoding: $0, as: UTF8.self)
+    let current = try row?.decode(Int64?.self, forColumn: "version")
+    // NB: the row as JSON, the form a conflict carries on either backend; a row that does not
+    // decode as the entity has none (the conflict still names it and its version).
+    let json = try? row.map { row in
+      String(decoding: try JSONEncoder().encode(try table.decode(row)), as: UTF8.self)
     }
     guard current != nil || base != nil else { return nil }
     return PersistenceConflict(
@@ -391,11 +424,14 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     try check(id.bind(to: sqlite, at: index), statement)
   }
 
+  /// Binds `values` to the parameters from `first` on.
   private func bind(
-    _ data: UnsafeRawBufferPointer, at index: CInt, of statement: Statement,
+    _ values: [DatabaseValue], from first: CInt, of statement: Statement,
     _ sqlite: SQLiteStatement
   ) throws {
-    try check(sqlite3_bind_blob(sqlite, index, data.baseAddress, CInt(data.count), nil), statement)
+    for index in values.indices {
+      try check(values[index].bind(to: sqlite, at: first + CInt(index)), statement)
+    }
   }
 
   /// Throws the error of a failed `sqlite3_bind_*` call.

@@ -5,15 +5,27 @@ public import Persistence
 import struct Foundation.Data
 import class Foundation.JSONDecoder
 
-/// A table holding one `Codable` entity type, one row per entity: the id as primary key, the
-/// entity as JSON, and a `version` that every write increments (a row made again after a
-/// deletion starts above every version its id had, never again at 1). An app persists an
-/// `EntityStore` through it without writing SQL.
+/// A table holding one `Codable` entity type, one row per entity: the id as primary key, each
+/// stored property in a column of its SQL type, and a `version` that every write increments (a
+/// row made again after a deletion starts above every version its id had, never again at 1).
+/// An app persists an `EntityStore` through it without writing SQL.
 ///
 /// ```swift
 /// let notes = EntityTable<Note>("notes")
 /// let migrations = [SQLiteMigration("v1") { db in try notes.create(in: db) }]
 /// ```
+///
+/// ## Columns
+/// The columns come from the entity type (``/Persistence/EntitySchema``), through GRDB's
+/// `Codable` record support: integers as `INTEGER`, `Bool` as `BOOLEAN`, `Double` as `REAL`,
+/// `String` (and `String`-backed enums, `URL`) as `TEXT`, `Data` and `UUID` as `BLOB`, a `Date`
+/// as a `REAL` of seconds since 2001-01-01 (exact; `datetime(due + 978307200, 'unixepoch')`
+/// reads it), an optional as NULL when `nil`, and a nested value or collection as JSON `TEXT`.
+/// Any tool reads the file: `SELECT title FROM cards WHERE due IS NOT NULL`.
+///
+/// A model that changes keeps its rows (<doc:SchemaEvolution>): a column the table lacks, or
+/// one whose type changed, is a ``SQLiteDatabaseError`` that names the table, the column and
+/// the migration to write, before anything is read or written.
 ///
 /// ## Several processes on one file
 /// A write is made against the version the process last saw (loaded, wrote, or received from
@@ -40,6 +52,8 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   public let name: String
   /// What a write does to a row another process changed since this one saw it.
   public let conflictPolicy: ConflictPolicy
+  /// The entity's stored properties, or why they could not be found.
+  private let schema: Result<EntitySchema, EntitySchemaError>
 
   /// Names the table for `Entity`.
   ///
@@ -49,22 +63,61 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   public init(_ name: String, conflictPolicy: ConflictPolicy = .reject) {
     self.name = name
     self.conflictPolicy = conflictPolicy
+    do {
+      schema = .success(try EntitySchema(of: Entity.self))
+    } catch {
+      schema = .failure(error)
+    }
+  }
+
+  /// The columns a row writes besides its id and version: every stored property but the id,
+  /// in the entity's decoding order.
+  ///
+  /// - Throws: ``SQLiteDatabaseError/unsampledProperty(table:_:)`` or
+  ///   ``SQLiteDatabaseError/reservedColumn(table:column:)``.
+  func columns() throws(SQLiteDatabaseError) -> [EntitySchema.Property] {
+    let properties: [EntitySchema.Property]
+    switch schema {
+    case .success(let schema): properties = schema.properties
+    case .failure(let error): throw .unsampledProperty(table: name, error)
+    }
+    if let reserved = properties.first(where: { $0.name.lowercased() == "version" }) {
+      throw .reservedColumn(table: name, column: reserved.name)
+    }
+    return properties.filter { $0.name != "id" }
   }
 
   /// Creates the table, and the file's change log if no table made it before. Call it from a
   /// migration.
   ///
   /// - Parameter db: The migration's database connection.
-  /// - Throws: GRDB's `DatabaseError`, for instance when the table already exists.
+  /// - Throws: GRDB's `DatabaseError`, for instance when the table already exists, or a
+  ///   ``SQLiteDatabaseError`` when the entity's columns cannot be found.
   public func create(in db: Database) throws {
+    try create(quotedName, in: db)
+    try ChangeLog.create(in: db)
+  }
+
+  /// Creates a table of this layout named `quoted`.
+  func create(_ quoted: String, in db: Database) throws {
     // NB: `id` has no declared type, so it is not an alias of the rowid: the rowid then keeps
     // first-insertion order, which an update preserves and `load` reads back.
-    try db.execute(
-      sql: """
-        CREATE TABLE \(quotedName) (
-          id NOT NULL PRIMARY KEY, data BLOB NOT NULL, version INTEGER NOT NULL DEFAULT 1)
-        """)
-    try ChangeLog.create(in: db)
+    let definitions =
+      ["id NOT NULL PRIMARY KEY"]
+      + (try columns().map { "\($0.name.quotedDatabaseIdentifier) \(Self.sqlType($0.kind))" })
+      + ["version INTEGER NOT NULL DEFAULT 1"]
+    try db.execute(sql: "CREATE TABLE \(quoted) (\(definitions.joined(separator: ", ")))")
+  }
+
+  /// The SQL type of a column that stores `kind`.
+  static func sqlType(_ kind: EntitySchema.Kind) -> String {
+    switch kind {
+    case .integer: "INTEGER"
+    case .boolean: "BOOLEAN"
+    case .real, .date: "REAL"
+    case .text, .json: "TEXT"
+    case .blob, .uuid: "BLOB"
+    }
   }
 
   /// Brings a table made by a release before versions (ReduxKit before 0.4: `id` and `data`
@@ -88,42 +141,70 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   var quotedName: String { name.quotedDatabaseIdentifier }
 
-  /// Throws ``SQLiteDatabaseError/unversionedTable(table:)`` for a table made by an earlier
-  /// release, before anything reads or writes it.
-  func checkVersioned(_ db: Database) throws {
-    guard try db.columns(in: name).contains(where: { $0.name == "version" }),
-      try ChangeLog.exists(in: db)
-    else { throw SQLiteDatabaseError.unversionedTable(table: name) }
+  /// Throws, before anything reads or writes the table, when it does not have the layout this
+  /// release writes or the columns `Entity` needs: made by an earlier release
+  /// (``SQLiteDatabaseError/unversionedTable(table:)``,
+  /// ``SQLiteDatabaseError/jsonTable(table:)``), a property added
+  /// (``SQLiteDatabaseError/missingColumn(table:column:declaration:)``), or a type changed
+  /// (``SQLiteDatabaseError/columnTypeChanged(table:column:stored:expected:)``).
+  ///
+  /// - Returns: The columns a row writes.
+  @discardableResult
+  func checkColumns(_ db: Database) throws -> [EntitySchema.Property] {
+    let stored = try db.columns(in: name)
+    var types: [String: String] = [:]
+    for column in stored { types[column.name.lowercased()] = column.type.uppercased() }
+    guard types["version"] != nil, try ChangeLog.exists(in: db) else {
+      throw SQLiteDatabaseError.unversionedTable(table: name)
+    }
+    let columns = try columns()
+    if types["data"] != nil, !columns.contains(where: { $0.name.lowercased() == "data" }) {
+      throw SQLiteDatabaseError.jsonTable(table: name)
+    }
+    for column in columns {
+      let expected = Self.sqlType(column.kind)
+      guard let type = types[column.name.lowercased()] else {
+        throw SQLiteDatabaseError.missingColumn(
+          table: name, column: column.name,
+          declaration: "\(column.name.quotedDatabaseIdentifier) \(expected)")
+      }
+      guard type == expected else {
+        throw SQLiteDatabaseError.columnTypeChanged(
+          table: name, column: column.name, stored: type, expected: expected)
+      }
+    }
+    return columns
   }
 
   /// Reads every row, in first-written order, into a store that records no changes, with the
   /// version of each.
   func load(from db: Database) throws -> (store: EntityStore<Entity>, versions: [Entity.ID: Int64])
   {
-    try checkVersioned(db)
-    let decoder = JSONDecoder()
+    try checkColumns(db)
     var entities: [Entity] = []
     var versions: [Entity.ID: Int64] = [:]
     let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quotedName)") ?? 0
     entities.reserveCapacity(count)
     versions.reserveCapacity(count)
-    let rows = try Row.fetchCursor(
-      db, sql: "SELECT id, version, data FROM \(quotedName) ORDER BY rowid")
+    let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quotedName) ORDER BY rowid")
     while let row = try rows.next() {
-      // NB: decoded with a throw, not a subscript's trap: a value of another type (a damaged
-      // file, another tool's write) is a corrupt file, reported, never a crash.
-      let data = try row.decode(Data.self, atIndex: 2)
-      let entity: Entity
-      do {
-        entity = try decoder.decode(Entity.self, from: data)
-      } catch {
-        throw SQLiteDatabaseError.undecodable(
-          table: name, id: "\(row[0] as DatabaseValue)", underlying: error)
-      }
-      versions[entity.id] = try row.decode(Int64.self, atIndex: 1)
+      let entity = try decode(row)
+      versions[entity.id] = try row.decode(Int64.self, forColumn: "version")
       entities.append(entity)
     }
     return (EntityStore(entities), versions)
+  }
+
+  /// Decodes a row of the table.
+  ///
+  /// NB: decoded with a throw, not a subscript's trap: a value of another type (a damaged
+  /// file, another tool's write) is a corrupt row, reported, never a crash.
+  func decode(_ row: Row) throws(SQLiteDatabaseError) -> Entity {
+    do {
+      return try EntityRow<Entity>(row: row).entity
+    } catch {
+      throw .undecodable(table: name, id: "\(row["id"] as DatabaseValue)", underlying: error)
+    }
   }
 
   /// Decodes a row's JSON (a conflict's current value, say).

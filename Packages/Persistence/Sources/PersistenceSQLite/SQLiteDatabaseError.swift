@@ -48,6 +48,24 @@ public enum SQLiteDatabaseError: Error, Sendable {
   /// The table was made by a release before row versions: add a migration that calls
   /// ``EntityTable/addVersions(in:)`` for it. Nothing was read or written.
   case unversionedTable(table: String)
+  /// The table was made by a release before typed columns (each entity one JSON `data`
+  /// value): add a migration that calls ``EntityTable/convertToColumns(in:)`` for it. Nothing
+  /// was read or written.
+  case jsonTable(table: String)
+  /// The entity has a property the table has no column for (a property added since the table
+  /// was made): add a migration that calls ``EntityTable/addColumns(in:defaults:)``.
+  /// `declaration` is the column's SQL. Nothing was read or written.
+  case missingColumn(table: String, column: String, declaration: String)
+  /// A property's type changed since its column was made (`stored` is the column's SQL type,
+  /// `expected` the one the property needs): add a migration that converts the column's values
+  /// with ``EntityTable/rebuild(in:values:)``. Nothing was read or written.
+  case columnTypeChanged(table: String, column: String, stored: String, expected: String)
+  /// The entity's columns cannot be found from its type (see
+  /// ``/Persistence/EntitySchemaError``).
+  case unsampledProperty(table: String, EntitySchemaError)
+  /// The entity has a property named as a column the table keeps for itself (`version`):
+  /// rename it with `CodingKeys`.
+  case reservedColumn(table: String, column: String)
   /// Any other SQLite failure.
   case sqlite(DatabaseError)
 }
@@ -136,6 +154,24 @@ extension SQLiteDatabaseError: CustomStringConvertible {
     case .unversionedTable(let table):
       "table \(table) was made by an earlier release, without row versions: add "
         + "SQLiteMigration(\"…-versions\") { db in try table.addVersions(in: db) } to the migrations"
+    case .jsonTable(let table):
+      "table \(table) was made by an earlier release, with each entity as JSON in one column: add "
+        + "SQLiteMigration(\"…-columns\") { db in try table.convertToColumns(in: db) } to the "
+        + "migrations"
+    case .missingColumn(let table, let column, let declaration):
+      "table \(table) has no column \(column) (\(declaration)), which the entity now has: add "
+        + "SQLiteMigration(\"…-\(column)\") { db in try table.addColumns(in: db) } to the migrations "
+        + "(for a property that is neither optional nor decoded with a default, give the old rows "
+        + "its value: addColumns(in: db, defaults: [\"\(column)\": …]))"
+    case .columnTypeChanged(let table, let column, let stored, let expected):
+      "table \(table): column \(column) holds \(stored) but the entity now stores \(expected) there: "
+        + "add SQLiteMigration(\"…-\(column)\") { db in try table.rebuild(in: db, values: "
+        + "[\"\(column)\": \"CAST(\(column) AS \(expected))\"]) } to the migrations, with the SQL "
+        + "that converts an old value"
+    case .unsampledProperty(let table, let error): "table \(table): \(error)"
+    case .reservedColumn(let table, let column):
+      "table \(table): the entity's property '\(column)' has the name of the table's own version "
+        + "column: give it another coding key"
     case .sqlite(let error): "\(error)"
     }
   }

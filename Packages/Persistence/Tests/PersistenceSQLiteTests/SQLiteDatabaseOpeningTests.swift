@@ -333,7 +333,7 @@ import Testing
     let queue = try DatabaseQueue(path: file.path, configuration: configuration)
     try libraryMigrator().migrate(queue)
     try await queue.write { db in
-      try db.execute(sql: #"INSERT INTO tags (id, data) VALUES (1, '{"id":1,"name":"home"}')"#)
+      try db.execute(sql: #"INSERT INTO tags (id, name) VALUES (1, 'home')"#)
     }
     try await queue.writeWithoutTransaction { db in
       try db.execute(sql: "PRAGMA cache_size = 1")
@@ -341,7 +341,7 @@ import Testing
       try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2 archive')")
       for index in 0..<200 {
         try db.execute(
-          sql: "INSERT INTO notes (id, data) VALUES (?, ?)",
+          sql: "INSERT INTO notes (id, title, score) VALUES (?, ?, 0)",
           arguments: ["n\(index)", String(repeating: "x", count: 2_000)])
       }
     }
@@ -379,7 +379,7 @@ import Testing
       try db.execute(sql: "BEGIN")
       for index in 0..<200 {
         try db.execute(
-          sql: "INSERT INTO notes (id, data) VALUES (?, ?)",
+          sql: "INSERT INTO notes (id, title, score) VALUES (?, ?, 0)",
           arguments: ["n\(index)", String(repeating: "x", count: 2_000)])
       }
     }
@@ -411,7 +411,7 @@ import Testing
     try await queue.write { db in
       for index in 0..<400 {
         try db.execute(
-          sql: "INSERT INTO notes (id, data) VALUES (?, ?)",
+          sql: "INSERT INTO notes (id, title, score) VALUES (?, ?, 0)",
           arguments: ["n\(index)", String(repeating: "x", count: 2_000)])
       }
     }
@@ -419,8 +419,8 @@ import Testing
     try await queue.writeWithoutTransaction { db in
       try db.execute(sql: "PRAGMA cache_size = 1")
       try db.execute(sql: "BEGIN")
-      try db.execute(sql: "UPDATE notes SET data = 'changed' WHERE id = 'n0'")
-      try db.execute(sql: "INSERT INTO tags (id, data) VALUES (1, 'x')")
+      try db.execute(sql: "UPDATE notes SET title = 'changed' WHERE id = 'n0'")
+      try db.execute(sql: "INSERT INTO tags (id, name) VALUES (1, 'x')")
     }
     let crashed = try TemporaryDirectory()
     for name in ["app.sqlite", "app.sqlite-journal"] {

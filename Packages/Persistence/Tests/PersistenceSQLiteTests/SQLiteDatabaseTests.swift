@@ -145,7 +145,7 @@ import Testing
       try db.execute(
         sql: """
           CREATE TRIGGER no_secrets BEFORE INSERT ON notes
-          WHEN json_extract(NEW.data, '$.title') = 'secret'
+          WHEN NEW.title = 'secret'
           BEGIN SELECT RAISE(ABORT, 'no secrets'); END
           """)
     }
@@ -249,7 +249,7 @@ import Testing
   @Test func aRowThatNoLongerDecodesFailsTheLoadWithItsId() async throws {
     let database = try SQLiteDatabase.inMemory(migrator: libraryMigrator())
     try await database.writer.write { db in
-      try db.execute(sql: #"INSERT INTO tags (id, data) VALUES (7, '{"id": 7}')"#)
+      try db.execute(sql: "INSERT INTO tags (id, name) VALUES (7, NULL)")
     }
     await #expect {
       try await database.load(tagTable)

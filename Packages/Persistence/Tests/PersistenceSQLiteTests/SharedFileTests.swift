@@ -373,9 +373,23 @@ struct SharedFileTests {
     }
     try old.close()
 
+    // Versions alone: the entity is still JSON in one column, which this release no longer
+    // reads.
+    let v2 = SQLiteMigration("v2-versions") { db in try noteTable.addVersions(in: db) }
+    let versioned = try SQLiteDatabase(path: file.path, migrations: [v1, v2])
+    await #expect {
+      _ = try await versioned.load(noteTable)
+    } throws: { error in
+      guard case SQLiteDatabaseError.jsonTable(table: "notes") = error else { return false }
+      return "\(error)".contains("convertToColumns")
+    }
+    try versioned.close()
+
     let migrated = try SQLiteDatabase(
       path: file.path,
-      migrations: [v1, SQLiteMigration("v2-versions") { db in try noteTable.addVersions(in: db) }])
+      migrations: [
+        v1, v2, SQLiteMigration("v3-columns") { db in try noteTable.convertToColumns(in: db) },
+      ])
     #expect(try await migrated.load(noteTable).values == [Note(id: "a", title: "kept")])
     try migrated.close()
     #expect(try rowVersions(file) == ["a": 1])

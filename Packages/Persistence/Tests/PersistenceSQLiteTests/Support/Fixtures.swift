@@ -10,7 +10,8 @@ struct Tag: Codable, Identifiable, Equatable, Sendable {
 struct Note: Codable, Identifiable, Equatable, Sendable {
   let id: String
   var title: String
-  /// A non-finite score does not encode as JSON: the way to make one writer's batch fail.
+  /// A non-finite score does not encode (SQLite has no NaN): the way to make one writer's batch
+  /// fail.
   var score: Double = 0
 }
 
