@@ -6,8 +6,9 @@ import class Foundation.JSONEncoder
 
 /// An entity as a GRDB record: each of its properties a column, through GRDB's `Codable`
 /// record support (numbers, strings, booleans and `Data` as such, optionals as NULL, nested
-/// values and collections as JSON text). An `EntityTable` reads and writes its rows this way,
-/// without asking the entity type to conform to GRDB's protocols.
+/// values and collections as JSON text). An `EntityTable` reads its rows this way, without
+/// asking the entity type to conform to GRDB's protocols; it writes them with a
+/// ``ColumnEncoder``, which gives each property the value GRDB's encoding gives it.
 struct EntityRow<Entity: Codable>: Codable, FetchableRecord, EncodableRecord {
   var entity: Entity
 
@@ -29,14 +30,20 @@ struct EntityRow<Entity: Codable>: Codable, FetchableRecord, EncodableRecord {
     .timeIntervalSinceReferenceDate
   }
 
-  // NB: nested values are JSON as Foundation writes it by default (a date in seconds since
-  // 2001, exact), not GRDB's default (milliseconds since 1970), for the same reason.
-  static func databaseJSONEncoder(for column: String) -> JSONEncoder {
+  static func databaseJSONEncoder(for column: String) -> JSONEncoder { NestedJSON.encoder() }
+
+  static func databaseJSONDecoder(for column: String) -> JSONDecoder { JSONDecoder() }
+}
+
+/// The JSON of a nested value's column.
+///
+/// NB: as Foundation writes it by default (a date in seconds since 2001, exact), not GRDB's
+/// default (milliseconds since 1970), for the same reason as the dates of columns.
+enum NestedJSON {
+  static func encoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.nonConformingFloatEncodingStrategy = .throw
     encoder.outputFormatting = .sortedKeys
     return encoder
   }
-
-  static func databaseJSONDecoder(for column: String) -> JSONDecoder { JSONDecoder() }
 }

@@ -45,12 +45,12 @@ extension EntityTable {
     var isPlacedLast = [Bool](repeating: false, count: changes.writes.count)
     let placedLast = placedLastOffsets(of: changes)
     for offset in placedLast { isPlacedLast[offset] = true }
+    let encoder = ColumnEncoder(columns: columns.map(\.name))
     func write(at offset: Int) throws {
       let entity = changes.writes[offset]
       if !bases.dropped.isEmpty, bases.dropped[entity.id] != nil { return }
-      let values: [DatabaseValue]
       do {
-        values = try self.values(of: entity, columns)
+        try encoder.encode(entity)
       } catch {
         flush.rejected.append(
           RejectedWrite(
@@ -59,36 +59,13 @@ extension EntityTable {
         return
       }
       try rows.write(
-        entity.id, values: values, base: bases.versions[writeBase + offset],
+        entity.id, values: encoder.values, base: bases.versions[writeBase + offset],
         placedLast: isPlacedLast[offset], flush: &flush)
     }
     // NB: the rows placed last are written after the others, in their order, so that they
     // take the largest rowids: the rowid orders the rows.
     for offset in changes.writes.indices where !isPlacedLast[offset] { try write(at: offset) }
     for offset in placedLast { try write(at: offset) }
-  }
-
-  /// The values of `entity`'s `columns`, encoded as GRDB encodes a `Codable` record.
-  ///
-  /// - Throws: The entity's encoding error (a non-finite number, a failing `encode(to:)`).
-  func values(of entity: Entity, _ columns: [EntitySchema.Property]) throws -> [DatabaseValue] {
-    let encoded = try EntityRow(entity).databaseDictionary
-    var values: [DatabaseValue] = []
-    values.reserveCapacity(columns.count)
-    for column in columns {
-      let value = encoded[column.name] ?? .null
-      // NB: SQLite stores NaN as NULL and would keep ±infinity, which JSON and PostgreSQL's
-      // numeric cannot carry: a row that would not load back, or not leave the file, is
-      // refused here instead.
-      if case .double(let number) = value.storage, !number.isFinite {
-        throw EncodingError.invalidValue(
-          number,
-          .init(
-            codingPath: [], debugDescription: "\(column.name) is \(number): not a finite number"))
-      }
-      values.append(value)
-    }
-    return values
   }
 
   /// The offsets in `changes.writes` of the ids placed last, in their order: given by a

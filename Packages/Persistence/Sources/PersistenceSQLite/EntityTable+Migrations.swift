@@ -36,6 +36,7 @@ extension EntityTable {
         VALUES (\(Array(repeating: "?", count: quoted.count).joined(separator: ", ")))
         """)
     let decoder = JSONDecoder()
+    let encoder = ColumnEncoder(columns: columns.map(\.name))
     let rows = try Row.fetchCursor(
       db, sql: "SELECT id, data, version FROM \(quotedName) ORDER BY rowid")
     while let row = try rows.next() {
@@ -46,8 +47,8 @@ extension EntityTable {
       } catch {
         throw SQLiteDatabaseError.undecodable(table: name, id: "\(id)", underlying: error)
       }
-      let values = try self.values(of: entity, columns)
-      try insert.execute(arguments: StatementArguments([id] + values + [row[2]]))
+      try encoder.encode(entity)
+      try insert.execute(arguments: StatementArguments([id] + encoder.values + [row[2]]))
     }
     try replace(with: converted, in: db)
   }
