@@ -77,7 +77,12 @@ public final class BoardService {
           PostgresMigration("board-v1") { connection in
             try await postgresColumns.create(on: connection, logger: logger)
             try await postgresCards.create(on: connection, logger: logger)
-          }
+          },
+          // NB: a database made before typed columns (each card one jsonb value).
+          PostgresMigration("board-v2-columns") { connection in
+            try await postgresColumns.convertToColumns(on: connection, logger: logger)
+            try await postgresCards.convertToColumns(on: connection, logger: logger)
+          },
         ], logger: logger)
       let cursor = try await backend.feedCursor()
       let state = BoardState(

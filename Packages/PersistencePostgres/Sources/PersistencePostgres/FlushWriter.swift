@@ -36,6 +36,16 @@ struct FlushWriter {
 
   private var table: String { batch.quotedName }
 
+  /// The assignments of the entity's columns from the spread JSON `p`.
+  private var assignments: String {
+    batch.columns.map { "\($0) = p.\($0), " }.joined()
+  }
+  /// The entity's columns, and their values from the spread JSON `p`.
+  private var columnList: String { batch.columns.map { ", \($0)" }.joined() }
+  private var spreadList: String { batch.columns.map { ", p.\($0)" }.joined() }
+  /// The JSON of `u.data` spread into the table's row type, as `p`.
+  private var spread: String { "LATERAL jsonb_populate_record(NULL::\(table), u.data::jsonb) AS p" }
+
   func write(into outcome: inout FlushOutcome) async throws {
     try await delete(into: &outcome)
     try await upsert(into: &outcome)
@@ -127,11 +137,11 @@ struct FlushWriter {
     let exceptions = try await exceptions(
       """
       WITH done AS (
-        UPDATE \(table) AS r SET data = u.data::jsonb, version = r.version + 1,
+        UPDATE \(table) AS r SET \(assignments)version = r.version + 1,
           updated_by = $5, updated_at = now(),
           position = CASE WHEN u.position < 0 THEN r.position ELSE u.position END
         FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::bigint[])
-          WITH ORDINALITY AS u(id, data, base, position, n)
+          WITH ORDINALITY AS u(id, data, base, position, n), \(spread)
         WHERE r.id = u.id AND (r.version = u.base OR $6)
         RETURNING r.id, r.version, u.base + 1 AS expected, u.n
       ), \(logged("write", table: "$7", origin: "$5", order: "n"))
@@ -170,9 +180,9 @@ struct FlushWriter {
           INSERT INTO reduxkit_change_log (table_name, op, origin, entity_ids, versions)
           SELECT $5, 'write', $3, $1::text[], array_fill($6::bigint, ARRAY[cardinality($1::text[])])
         )
-        INSERT INTO \(table) (id, data, version, updated_by, position)
-        SELECT u.id, u.data::jsonb, $6, $3, u.position
-        FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position)
+        INSERT INTO \(table) (id\(columnList), version, updated_by, position)
+        SELECT u.id\(spreadList), $6, $3, u.position
+        FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position), \(spread)
         """,
       binds: try binds(
         ids, try json(of: writes), instance, writes.map { positions[$0.id] ?? -1 }, batch.table,
@@ -228,10 +238,11 @@ struct FlushWriter {
     let exceptions = try await exceptions(
       """
       WITH done AS (
-        INSERT INTO \(table) (id, data, version, updated_by, position)
-        SELECT u.id, u.data::jsonb, $6, $3, u.position
-        FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position)
-        ON CONFLICT (id) DO UPDATE SET data = excluded.data, version = \(table).version + 1,
+        INSERT INTO \(table) (id\(columnList), version, updated_by, position)
+        SELECT u.id\(spreadList), $6, $3, u.position
+        FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position), \(spread)
+        ON CONFLICT (id) DO UPDATE SET \(batch.columns.map { "\($0) = excluded.\($0), " }.joined())
+          version = \(table).version + 1,
           updated_by = excluded.updated_by, updated_at = now(), position = excluded.position
         RETURNING id, version, $6::bigint AS expected, position
       ), \(logged("write", table: "$5", origin: "$3", order: "position"))
@@ -292,7 +303,9 @@ struct FlushWriter {
     guard !ids.isEmpty else { return [] }
     let rows = try await connection.query(
       PostgresQuery(
-        unsafeSQL: "SELECT id, version, data::text FROM \(table) WHERE id = ANY($1::text[])",
+        unsafeSQL: """
+          SELECT id, version, \(batch.rowJSON) FROM \(table) AS t WHERE id = ANY($1::text[])
+          """,
         binds: binds(ids)), logger: logger)
     var current: [String: (Int64, String)] = [:]
     for try await (id, version, json) in rows.decode((String, Int64, String).self) {

@@ -26,6 +26,24 @@ public enum PostgresBackendError: Error, CustomStringConvertible {
   case unencodable(table: String, id: String, underlying: any Error)
   /// A stored row no longer decodes as the entity type.
   case undecodable(table: String, id: String, underlying: any Error)
+  /// The table was made by a release before typed columns (each entity `jsonb` in a `data`
+  /// column): add a migration that calls ``PostgresTable/convertToColumns(on:logger:)``.
+  /// Nothing was read or written.
+  case jsonTable(table: String)
+  /// The entity has a property the table has no column for (a property added since the table
+  /// was made): add a migration that calls ``PostgresTable/addColumns(on:defaults:logger:)``.
+  /// `declaration` is the column's SQL. Nothing was read or written.
+  case missingColumn(table: String, column: String, declaration: String)
+  /// A property's type changed since its column was made (`stored` is the column's type,
+  /// `expected` the one the property needs): add a migration that converts it (`ALTER TABLE …
+  /// ALTER COLUMN … TYPE … USING …`). Nothing was read or written.
+  case columnTypeChanged(table: String, column: String, stored: String, expected: String)
+  /// The entity's columns cannot be found from its type (see
+  /// ``/Persistence/EntitySchemaError``).
+  case unsampledProperty(table: String, EntitySchemaError)
+  /// The entity has a property named as a column the table keeps for itself (`version`,
+  /// `position`, `updated_by`, `updated_at`): rename it with `CodingKeys`.
+  case reservedColumn(table: String, column: String)
   /// The database was closed.
   case closed
   /// The server refused a statement (SQLSTATE and message).
@@ -51,6 +69,22 @@ public enum PostgresBackendError: Error, CustomStringConvertible {
       "\(table) entity \(id) does not encode: \(underlying)"
     case .undecodable(let table, let id, let underlying):
       "\(table) row \(id) does not decode: \(underlying)"
+    case .jsonTable(let table):
+      "table \(table) was made by an earlier release, with each entity as jsonb in one column: "
+        + "add PostgresMigration(\"…-columns\") { c in try await table.convertToColumns(on: c) }"
+    case .missingColumn(let table, let column, let declaration):
+      "table \(table) has no column \(column) (\(declaration)), which the entity now has: add "
+        + "PostgresMigration(\"…-\(column)\") { c in try await table.addColumns(on: c) } (for a "
+        + "property that is neither optional nor decoded with a default, give the old rows its "
+        + "value: addColumns(on: c, defaults: [\"\(column)\": …]))"
+    case .columnTypeChanged(let table, let column, let stored, let expected):
+      "table \(table): column \(column) holds \(stored) but the entity now stores \(expected) "
+        + "there: add a migration that runs ALTER TABLE \(table) ALTER COLUMN \(column) TYPE "
+        + "\(expected) USING (the SQL that converts an old value)"
+    case .unsampledProperty(let table, let error): "table \(table): \(error)"
+    case .reservedColumn(let table, let column):
+      "table \(table): the entity's property '\(column)' has the name of a column the table "
+        + "keeps for itself: give it another coding key"
     case .closed: "the database is closed"
     case .server(let sqlState, let message): "PostgreSQL error \(sqlState): \(message)"
     case .other(let error): "\(error)"

@@ -2,7 +2,8 @@
 public struct PostgresBatch: Sendable {
   struct Write: Sendable {
     let id: String
-    /// The entity's JSON, or why it did not encode (reported when the flush runs).
+    /// The entity's JSON, or why it did not encode (reported when the flush runs): the server
+    /// spreads it into the columns (`jsonb_populate_record`).
     let json: Result<String, any Error>
     /// Whether the store placed the entity last: it takes a new position.
     let placedLast: Bool
@@ -11,6 +12,10 @@ public struct PostgresBatch: Sendable {
   let table: String
   let quotedName: String
   let quotedSequence: String
+  /// The entity's columns, quoted, in the table's order.
+  let columns: [String]
+  /// The SQL of a row `t` as the entity's JSON text.
+  let rowJSON: String
   let lastWriterWins: Bool
   let writes: [Write]
   let deletions: [String]
@@ -21,14 +26,16 @@ public struct PostgresBatch: Sendable {
   /// The batch of `write` alone.
   func only(write: Write) -> PostgresBatch {
     PostgresBatch(
-      table: table, quotedName: quotedName, quotedSequence: quotedSequence,
+      table: table, quotedName: quotedName, quotedSequence: quotedSequence, columns: columns,
+      rowJSON: rowJSON,
       lastWriterWins: lastWriterWins, writes: [write], deletions: [])
   }
 
   /// The batch of the deletion of `id` alone.
   func only(deletion id: String) -> PostgresBatch {
     PostgresBatch(
-      table: table, quotedName: quotedName, quotedSequence: quotedSequence,
+      table: table, quotedName: quotedName, quotedSequence: quotedSequence, columns: columns,
+      rowJSON: rowJSON,
       lastWriterWins: lastWriterWins, writes: [], deletions: [id])
   }
 }

@@ -4,10 +4,20 @@ public import Logging
 public import Persistence
 public import PostgresNIO
 
-/// A table holding one `Codable` entity type, one row per entity: the id (as text), the
-/// entity as `jsonb`, a `version` that every write increments (optimistic concurrency; a row
-/// made again after a deletion starts above every version its id had, never again at 1), the
-/// instance that wrote it last, and a `position` that keeps the store's order.
+/// A table holding one `Codable` entity type, one row per entity: the id (as text), each stored
+/// property in a column of its SQL type, a `version` that every write increments (optimistic
+/// concurrency; a row made again after a deletion starts above every version its id had, never
+/// again at 1), the instance that wrote it last, and a `position` that keeps the store's order.
+///
+/// The columns come from the entity type (``/Persistence/EntitySchema``): integers as `bigint`,
+/// `Bool` as `boolean`, `Double` as `double precision`, `String` (and `String`-backed enums) as
+/// `text`, `UUID` as `uuid`, a `Date` as a `double precision` of seconds since 2001-01-01 (as on
+/// SQLite: exact; `to_timestamp(due + 978307200)` reads it), `Data` as base64 `text`, an
+/// optional as NULL, and a nested value or collection as `jsonb`. A flush sends each entity's
+/// JSON once and the server spreads it into the columns (`jsonb_populate_record`); a load reads
+/// each row back as JSON (`to_jsonb`). A column the table lacks, or whose type changed, is a
+/// ``PostgresBackendError`` at the load, which names the migration step to write
+/// (``addColumns(on:defaults:logger:)``, ``renameColumn(_:to:on:logger:)``).
 ///
 /// ```swift
 /// let cards = PostgresTable<Card>("cards")
@@ -26,6 +36,8 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   public let name: String
   /// What a conflicting write does.
   public let conflictPolicy: ConflictPolicy
+  /// The entity's stored properties, or why they could not be found.
+  private let schema: Result<EntitySchema, EntitySchemaError>
 
   /// Names the table for `Entity`.
   ///
@@ -35,6 +47,77 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   public init(_ name: String, conflictPolicy: ConflictPolicy = .reject) {
     self.name = name
     self.conflictPolicy = conflictPolicy
+    do {
+      schema = .success(try EntitySchema(of: Entity.self))
+    } catch {
+      schema = .failure(error)
+    }
+  }
+
+  /// The columns a row holds besides its id and the table's own: every stored property but the
+  /// id, in the entity's decoding order.
+  func columns() throws(PostgresBackendError) -> [EntitySchema.Property] {
+    let properties: [EntitySchema.Property]
+    switch schema {
+    case .success(let schema): properties = schema.properties
+    case .failure(let error): throw .unsampledProperty(table: name, error)
+    }
+    let reserved: Set = ["version", "position", "updated_by", "updated_at"]
+    if let property = properties.first(where: { reserved.contains($0.name.lowercased()) }) {
+      throw .reservedColumn(table: name, column: property.name)
+    }
+    return properties.filter { $0.name != "id" }
+  }
+
+  /// The SQL type of a column that stores `kind`, as `information_schema` spells it.
+  static func sqlType(_ kind: EntitySchema.Kind) -> String {
+    switch kind {
+    case .integer: "bigint"
+    case .boolean: "boolean"
+    case .real, .date: "double precision"
+    case .text, .blob: "text"
+    case .uuid: "uuid"
+    case .json: "jsonb"
+    }
+  }
+
+  static func quoted(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// The SQL of a row `t` as the entity's JSON text: its columns, and the id in the JSON type
+  /// the entity's id decodes from (the column holds it as text).
+  var rowJSON: String {
+    let id: String
+    switch (try? schema.get())?.property(named: "id")?.kind {
+    case .integer: id = "t.id::bigint"
+    case .real: id = "t.id::float8"
+    default: id = "t.id"
+    }
+    return "(to_jsonb(t) || jsonb_build_object('id', \(id)))::text"
+  }
+
+  /// Throws, before anything reads or writes the table, when it lacks a column the entity
+  /// needs (``PostgresBackendError/missingColumn(table:column:declaration:)``), holds it with
+  /// another type (``PostgresBackendError/columnTypeChanged(table:column:stored:expected:)``),
+  /// or is still of the JSON layout (``PostgresBackendError/jsonTable(table:)``).
+  func checkColumns(on connection: PostgresConnection, logger: Logger) async throws {
+    let types = try await storedColumns(on: connection, logger: logger)
+    let columns = try columns()
+    if types["data"] != nil, !columns.contains(where: { $0.name == "data" }) {
+      throw PostgresBackendError.jsonTable(table: name)
+    }
+    for column in columns {
+      let expected = Self.sqlType(column.kind)
+      guard let type = types[column.name] else {
+        throw PostgresBackendError.missingColumn(
+          table: name, column: column.name, declaration: "\(Self.quoted(column.name)) \(expected)")
+      }
+      guard type == expected else {
+        throw PostgresBackendError.columnTypeChanged(
+          table: name, column: column.name, stored: type, expected: expected)
+      }
+    }
   }
 
   var quotedName: String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
@@ -47,7 +130,8 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// - Parameters:
   ///   - connection: The migration's connection (inside its transaction).
   ///   - logger: Receives the driver's messages about the statements.
-  /// - Throws: The server's error, for instance when the table already exists.
+  /// - Throws: The server's error, for instance when the table already exists, or a
+  ///   ``PostgresBackendError`` when the entity's columns cannot be found.
   public func create(
     on connection: PostgresConnection,
     logger: Logger = Logger(label: "ReduxKit.PersistencePostgres")
@@ -58,8 +142,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       PostgresQuery(
         unsafeSQL: """
           CREATE TABLE \(quotedName) (
-            id text PRIMARY KEY,
-            data jsonb NOT NULL,
+            id text PRIMARY KEY,\(try columns().map { "\n" + Self.quoted($0.name) + " " + Self.sqlType($0.kind) + "," }.joined())
             version bigint NOT NULL,
             position bigint NOT NULL DEFAULT nextval('\(quotedSequence)'),
             updated_by text NOT NULL,
@@ -75,9 +158,10 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   func load(on connection: PostgresConnection, logger: Logger) async throws -> (
     store: EntityStore<Entity>, versions: [String: Int64]
   ) {
+    try await checkColumns(on: connection, logger: logger)
     let rows = try await connection.query(
       PostgresQuery(
-        unsafeSQL: "SELECT id, version, data::text FROM \(quotedName) ORDER BY position"),
+        unsafeSQL: "SELECT id, version, \(rowJSON) FROM \(quotedName) AS t ORDER BY position"),
       logger: logger)
     let decoder = JSONDecoder()
     var entities: [Entity] = []
@@ -111,7 +195,10 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     let rows = try await connection.query(
       PostgresQuery(
         unsafeSQL:
-          "SELECT id, version, updated_by, data::text FROM \(quotedName) WHERE id = ANY($1::text[])",
+          """
+          SELECT id, version, updated_by, \(rowJSON) FROM \(quotedName) AS t
+          WHERE id = ANY($1::text[])
+          """,
         binds: bindings), logger: logger)
     var current: [String: (version: Int64, origin: String, json: String)] = [:]
     for try await (id, version, origin, json) in rows.decode((String, Int64, String, String).self) {
@@ -160,7 +247,9 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     let rows = try await connection.query(
       PostgresQuery(
         unsafeSQL:
-          "SELECT id, version, updated_by, data::text FROM \(quotedName) ORDER BY position"),
+          """
+          SELECT id, version, updated_by, \(rowJSON) FROM \(quotedName) AS t ORDER BY position
+          """),
       logger: logger)
     var changes: [RemoteChanges<Entity>.Change] = []
     for try await (key, version, origin, json) in rows.decode((String, Int64, String, String).self)
@@ -196,7 +285,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     let order = changes.placedLast.enumerated().reduce(into: [String: Int]()) { order, element in
       order["\(element.element)"] = element.offset
     }
-    let writes = changes.writes.map { entity in
+    var writes = changes.writes.map { entity in
       let id = "\(entity.id)"
       return PostgresBatch.Write(
         id: id, json: Result { String(decoding: try encoder.encode(entity), as: UTF8.self) },
@@ -208,8 +297,18 @@ where Entity.ID: LosslessStringConvertible & Sendable {
         rhs.element.placedLast ? changes.writes.count + (order[rhs.element.id] ?? 0) : rhs.offset
       return left < right
     }.map(\.element)
+    // NB: an entity whose columns cannot be found fails each of its writes with the reason
+    // (the load refused the table before, for the same reason).
+    let columns: [String]
+    do {
+      columns = try self.columns().map { Self.quoted($0.name) }
+    } catch {
+      columns = []
+      writes = writes.map { .init(id: $0.id, json: .failure(error), placedLast: $0.placedLast) }
+    }
     return PostgresBatch(
       table: name, quotedName: quotedName, quotedSequence: quotedSequence,
+      columns: columns, rowJSON: rowJSON,
       lastWriterWins: conflictPolicy == .lastWriterWins, writes: writes,
       deletions: changes.deletions.map { "\($0)" })
   }
@@ -217,7 +316,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// Decodes a row's JSON (a conflict's current value, say).
   ///
   /// - Parameters:
-  ///   - json: The row's `data`.
+  ///   - json: The row as JSON.
   ///   - id: The row's id, for the error.
   /// - Returns: The entity.
   /// - Throws: ``PostgresBackendError/undecodable(table:id:underlying:)``.
