@@ -2,7 +2,7 @@
 # PersistencePostgres under load, on a throwaway PostgreSQL cluster (Scripts/postgres.sh) unless
 # REDUXKIT_POSTGRES_URL names a server already:
 # 1. flush throughput: Benchmarks' PostgresContenders, interleaved rounds in one process, as a
-#    ratio to a hand-written postgres-nio batch of the same rows (target >= 0.5);
+#    ratio to a hand-written postgres-nio batch of the same rows' columns (target >= 0.7);
 # 2. two board-server instances (release build) over one database, each loaded by wrk on
 #    loopback at the same time (70 % GET /cards/:id, 30 % POST /cards): requests/s and latency
 #    percentiles per instance; then the time until both hold the same board, and their /health.
