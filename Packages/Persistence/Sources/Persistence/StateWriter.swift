@@ -109,8 +109,15 @@ public final class StateWriter<State> {
         stage: { BackendBatch(batch($0), for: backend) },
         commit: { try await backend.commit([batch($0)]) }),
       tracking: VersionTracking<Entity.ID>(
-        drained: { changes in versions.queued(changes.lazy.map { key($0.id) }) },
-        discarded: { ids in versions.unqueued(ids.lazy.map(key)) }))
+        drained: { changes in
+          // NB: an array made by index, not a lazy map: iterating a `LazyMapSequence` of the
+          // change set, unspecialized, looked its generic metadata up for every change.
+          var keys: [Key] = []
+          keys.reserveCapacity(changes.count)
+          for index in changes.indices { keys.append(key(changes[index].id)) }
+          versions.queued(keys)
+        },
+        discarded: { ids in versions.unqueued(ids.map(key)) }))
   }
 
   /// The number of ids waiting for a flush.

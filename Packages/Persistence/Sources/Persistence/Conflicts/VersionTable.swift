@@ -87,8 +87,11 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
   /// changed at until a flush commits it.
   ///
   /// - Complexity: O(*c*), the keys.
-  public func queued(_ keys: some Sequence<Key>) {
+  public func queued(_ keys: [Key]) {
     state.withLock { state in
+      // NB: room made at once: growing a dictionary rehashes every key, which in this
+      // unspecialized generic code (the key type is the app's) cost more than the drain.
+      state.queued.reserveCapacity(state.queued.count + keys.count)
       for key in keys where state.queued[key] == nil {
         state.queued[key] = .some(state.seen[key])
       }
@@ -97,7 +100,7 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
 
   /// Forgets the local changes to `keys` without a flush (the app discarded them): another
   /// writer's changes to those rows are news again.
-  public func unqueued(_ keys: some Sequence<Key>) {
+  public func unqueued(_ keys: [Key]) {
     state.withLock { state in
       for key in keys { state.queued[key] = nil }
     }
@@ -140,6 +143,8 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
         state.seen[key] = version
         state.dropped[key] = nil
       }
+      // NB: room made at once, as in `queued(_:)`.
+      state.seen.reserveCapacity(state.seen.count + written.count)
       for row in written { state.seen[row.key] = row.isDeletion ? nil : row.version }
     }
   }
