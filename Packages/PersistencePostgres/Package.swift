@@ -45,6 +45,8 @@ let package = Package(
         "PersistencePostgres",
         "PersistencePostgresTesting",
         .product(name: "Persistence", package: "Persistence"),
+        // NB: the backend contract suite runs each of its tests on SQLite too.
+        .product(name: "PersistenceSQLite", package: "Persistence"),
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "EntityTracking", package: "EntityTracking"),
         .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -9,7 +9,9 @@ import Testing
 /// Entities in typed columns on PostgreSQL: what a flush stores is a column of its type that
 /// any client queries, a table of the JSON layout converts whole, and a model change is refused
 /// at the load until its migration step runs.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(
+  .enabled(if: TestServer.isAvailable, Comment(rawValue: TestServer.skipReason)), .serialized,
+  .timeLimit(.minutes(2)))
 struct TypedColumnTests {
   /// Writes `entities` to `table` in one flush.
   private func save<Entity>(
