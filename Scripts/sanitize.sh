@@ -88,9 +88,9 @@ sanitized_suite() {
   local sanitizer=$1 package=$2 environment status start=$SECONDS traits=()
   environment=$(options "$sanitizer" "$package")
   kept_log=$(scratch "$sanitizer" "$package")/sanitize.log
-  # NB: the root package without its default trait: `board --devtools`'s server (Hummingbird
-  # and SwiftNIO, minutes to build instrumented) is not under test here; DevToolsServer's own
-  # suite runs uninstrumented in test.sh.
+  # NB: the root package without its DevToolsServer trait (off by default): `board
+  # --devtools`'s server (Hummingbird and SwiftNIO, minutes to build instrumented) is not under
+  # test here; DevToolsServer's own suite runs under ThreadSanitizer (`thread_only`).
   [ "$package" != . ] || traits=(--disable-default-traits)
   set +e
   env "$environment" REDUXKIT_SANITIZER="$sanitizer" \

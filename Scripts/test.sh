@@ -59,7 +59,9 @@ for manifest in Packages/*/Package.swift; do
   run_tests "$package" --package-path "$package"
 done
 
-run_tests "ReduxKit (root)" --package-path "$root"
+# NB: with the board's DevTools page (a trait off by default: `swift run board` builds no HTTP
+# stack), which the browser tests below drive.
+run_tests "ReduxKit (root)" --package-path "$root" --traits DevToolsServer
 
 # The board's HTTP server (a package of its own: Hummingbird and postgres-nio): its API on
 # SQLite, and three instances over one PostgreSQL database when the server is there.

@@ -85,8 +85,9 @@ struct DevToolsAddress: Equatable {
       }
     #else
       throw ValidationError(
-        "--devtools: this board was built without the page (the DevToolsServer trait); "
-          + "--record FILE still records the session")
+        "--devtools: this board was built without the page; build it with the DevToolsServer "
+          + "trait (swift run --traits DevToolsServer board -- --devtools). --record FILE "
+          + "records the session without it")
     #endif
   }
 }

@@ -142,6 +142,14 @@ import Testing
     #expect(session.records.last?.outcome == .reduced)
   }
 
+  #if !DevToolsServer
+    @Test func withoutThePageDevToolsSayHowToBuildIt() throws {
+      let result = try run(["--db", databasePath, "--lines", "--devtools"], input: "list\n")
+      #expect(result.status != 0)
+      #expect(result.err.contains("swift run --traits DevToolsServer board -- --devtools"))
+    }
+  #endif
+
   #if DevToolsServer
     @Test func thePageRequiresATokenMadeUpOrGiven() throws {
       let madeUp = try run(
