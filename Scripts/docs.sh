@@ -91,7 +91,11 @@ problems=0
 # has test.sh's flags, so after test.sh it has nothing to do.
 dump_symbol_graphs() {
   swift package --package-path "$1" --scratch-path "$scratch" -Xswiftc -warnings-as-errors \
-    dump-symbol-graph --emit-extension-block-symbols >"$log" 2>&1
+    $(traits "$1") dump-symbol-graph --emit-extension-block-symbols >"$log" 2>&1
+}
+# The traits test.sh builds a package with: the root package's DevToolsServer (off by default).
+traits() {
+  [ "$1" != . ] || echo "--traits DevToolsServer"
 }
 declare -A dumped
 log="$work/dump.log"
@@ -107,7 +111,7 @@ for module in "${order[@]}"; do
     # and fails when those were never built (a fresh tree): build as test.sh does, then retry.
     echo "==> ${package/#./the root package}: build with tests first"
     if ! swift build --package-path "$package" --scratch-path "$scratch" --build-tests \
-      -Xswiftc -warnings-as-errors >"$log" 2>&1; then
+      -Xswiftc -warnings-as-errors $(traits "$package") >"$log" 2>&1; then
       tail -n 40 "$log"
       echo "docs: building $package failed"
       exit 1
