@@ -42,7 +42,14 @@ func sample<T: Decodable>(_ type: T.Type) -> (value: T?, kind: EntitySchema.Kind
   if let value = Data() as? T { return (value, .blob) }
   if let value = URL(string: "https://example.com") as? T { return (value, .text) }
   let found = KindFound()
-  let decoded = try? T(from: SchemaProbeDecoder(found: found))
+  let decoded: T?
+  do {
+    decoded = try T(from: SchemaProbeDecoder(found: found))
+  } catch {
+    // NB: no made-up value satisfies it (an enum's raw value, a validating type): a sample
+    // comes from the type below, or the caller reports the property as unsampled.
+    decoded = nil
+  }
   let kind = found.kind ?? .json
   if let decoded { return (decoded, kind) }
   if let sampled = T.self as? any SchemaSample.Type, let value = sampled.schemaSample as? T {

@@ -4,6 +4,8 @@ import GRDBSQLite
 import Persistence
 
 import class Foundation.JSONEncoder
+import class Foundation.JSONSerialization
+import class Foundation.NSNull
 
 extension EntityTable {
   /// Writes `changes` in `db`'s transaction, each row at the version the process last saw:
@@ -305,15 +307,37 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     let statement = try db.cachedStatement(sql: "SELECT * FROM \(name) WHERE id = ?")
     let row = try Row.fetchOne(statement, arguments: [id])
     let current = try row?.decode(Int64?.self, forColumn: "version")
-    // NB: the row as JSON, the form a conflict carries on either backend; a row that does not
-    // decode as the entity has none (the conflict still names it and its version).
-    let json = try? row.map { row in
-      String(decoding: try JSONEncoder().encode(try table.decode(row)), as: UTF8.self)
+    // NB: the row as JSON, the form a conflict carries on either backend. A row that does not
+    // decode as the entity carries its columns as they are: resolving for it (`keepTheirs`)
+    // then fails with `.undecodable`, where no JSON at all would read as a deleted row.
+    let json = try row.map { row in
+      do {
+        return String(decoding: try JSONEncoder().encode(try table.decode(row)), as: UTF8.self)
+      } catch {
+        return try Self.columnsJSON(of: row)
+      }
     }
     guard current != nil || base != nil else { return nil }
     return PersistenceConflict(
       table: table.name, id: "\(id)", expectedVersion: base, currentVersion: current,
       currentJSON: json)
+  }
+
+  /// A row's columns as a JSON object, each value as JSON holds it (a blob in base64).
+  private static func columnsJSON(of row: Row) throws -> String {
+    var object: [String: Any] = [:]
+    for (column, value) in row {
+      switch value.storage {
+      case .null: object[column] = NSNull()
+      case .int64(let number): object[column] = number
+      case .double(let number): object[column] = number.isFinite ? number : "\(number)" as Any
+      case .string(let text): object[column] = text
+      case .blob(let data): object[column] = data.base64EncodedString()
+      }
+    }
+    return String(
+      decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+      as: UTF8.self)
   }
 
   // MARK: - Statements

@@ -69,6 +69,41 @@ struct SharedFileTests {
     }
   }
 
+  @Test func aConflictOnARowThatNoLongerDecodesIsNeverTakenForADeletion() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    a.edit { $0.notes.upsert(Note(id: "x", title: "original")) }
+    try await a.persistence.flush()
+    let b = try await Process(file, as: "b")
+    // Another tool leaves the row in a state no `Note` decodes from.
+    try await a.database.writer.write { db in
+      try db.execute(sql: "UPDATE notes SET title = NULL, version = version + 1 WHERE id = 'x'")
+    }
+
+    b.edit { $0.notes.modify("x") { $0.title = "B's" } }
+    let conflicts = await conflictsOf(b.persistence)
+    #expect(conflicts.map(\.id) == ["x"])
+    #expect(conflicts.first?.currentJSON?.contains(#""title":null"#) == true)
+    // Keeping theirs cannot decode the row: said, and nothing is resolved (no deletion).
+    #expect {
+      _ = try b.database.keepTheirs(conflicts, in: noteTable)
+    } throws: { error in
+      if case .undecodable(table: "notes", id: "x", _)? = error as? SQLiteDatabaseError {
+        true
+      } else {
+        false
+      }
+    }
+    #expect(b.library.notes["x"]?.title == "B's")
+    // Keeping mine repairs the row.
+    b.database.resolve(try #require(conflicts.first), keeping: .mine)
+    try await b.persistence.flush()
+    #expect(try await a.database.load(noteTable)["x"]?.title == "B's")
+    try await a.close()
+    try await b.close()
+  }
+
   @Test func aStaleWriteIsAConflictResolvedForMine() async throws {
     let directory = try TemporaryDirectory()
     let file = directory.file("shared.sqlite")

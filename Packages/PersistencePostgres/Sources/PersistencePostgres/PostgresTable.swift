@@ -88,8 +88,12 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// The SQL of a row `t` as the entity's JSON text: its columns, and the id in the JSON type
   /// the entity's id decodes from (the column holds it as text).
   var rowJSON: String {
+    // NB: a schema that could not be found leaves the id as text; the table's columns are
+    // refused with the reason before any row is read.
+    var kind: EntitySchema.Kind?
+    if case .success(let schema) = schema { kind = schema.property(named: "id")?.kind }
     let id: String
-    switch (try? schema.get())?.property(named: "id")?.kind {
+    switch kind {
     case .integer: id = "t.id::bigint"
     case .real: id = "t.id::float8"
     default: id = "t.id"
