@@ -21,6 +21,8 @@ package final class BoardSession {
   @ObservationIgnored let store: Store<BoardState, BoardAction>
   @ObservationIgnored package let storage: Storage
   @ObservationIgnored let queries: BoardQueries
+  /// The cards of each column, grouped once per change.
+  @ObservationIgnored private let columnCards: ColumnCards
   @ObservationIgnored private let now: @Sendable () -> Date
   @ObservationIgnored private let logger: Logger
   /// What records the board for DevTools (`--devtools`, `--record`), if anything does.
@@ -64,6 +66,7 @@ package final class BoardSession {
       inspector: recorder,
       onLog: Self.log(to: logger, recording: recorder))
     self.store = store
+    columnCards = ColumnCards(of: store.state)
     self.recorder = recorder
     recorder?.start(from: store)
     travel = recorder.map { recorder in
@@ -135,6 +138,7 @@ package final class BoardSession {
     store = Store(
       initialState: state, reducers: [boardReducer] + queries.reducers + [discardChanges],
       onLog: logger.log)
+    columnCards = ColumnCards(of: store.state)
   }
 
   /// Saves or sends what is pending and stops following the server.
@@ -149,6 +153,11 @@ package final class BoardSession {
   }
 
   package var board: ReadOnlyView<BoardState> { store.state }
+
+  /// The cards of `column`, in board order.
+  func cards(in column: Column) -> [Card] {
+    columnCards.cards(inColumn: column.id)
+  }
 
   /// Runs `command` and remembers its reply.
   ///
@@ -199,7 +208,7 @@ package final class BoardSession {
       return .info(BoardText.detail(of: try card(id), on: board))
     case .list(let columnName):
       let columns = try columnName.map { [try column(named: $0)] } ?? Array(board.columns)
-      return .info(BoardText.list(columns, on: board))
+      return .info(BoardText.list(columns, cards: cards(in:)))
     case .search(let text):
       let hits = await search(text)
       return .info(BoardText.searchResults(hits, for: text, on: board))
@@ -221,7 +230,7 @@ package final class BoardSession {
         .renameColumn(id: column.id, name: to), "renamed column \(column.name) to \(to)")
     case .deleteColumn(let name):
       let column = try column(named: name)
-      let count = board.cards(in: column).count
+      let count = cards(in: column).count
       guard count == 0 else { throw CommandError.columnNotEmpty(column.name, cards: count) }
       return try await change(
         waitsForSave, .deleteColumn(id: column.id), "deleted column \(column.name)")

@@ -10,7 +10,8 @@ package import TerminalIO
 package enum FullScreenMode {
   private enum Input: Sendable {
     case event(TerminalEvent)
-    case redraw
+    /// State read by frame number `frame` changed.
+    case redraw(frame: Int)
   }
 
   /// Runs until `q`, Ctrl-C, or the end of `events`.
@@ -19,10 +20,12 @@ package enum FullScreenMode {
   ///   - events: Keys and resizes.
   ///   - size: The terminal's size at start.
   ///   - write: Where the frames' bytes go.
+  /// - Returns: How many frames were drawn.
+  @discardableResult
   static func run<Events: AsyncSequence<TerminalEvent, Never> & Sendable>(
     _ navigation: BoardNavigation, session: BoardSession, events: Events, size: TerminalSize,
     write: (String) -> Void
-  ) async {
+  ) async -> Int {
     let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
     let forward = Task {
       for await event in events { continuation.yield(.event(event)) }
@@ -30,11 +33,14 @@ package enum FullScreenMode {
     }
     defer { forward.cancel() }
     var renderer = ScreenRenderer(size: size)
+    navigation.resized(to: size)
+    var frames = 0
     func draw() {
+      frames += 1
       let frame = withObservationTracking {
         Self.frame(of: navigation, session: session, size: renderer.size)
-      } onChange: {
-        continuation.yield(.redraw)
+      } onChange: { [frames] in
+        continuation.yield(.redraw(frame: frames))
       }
       let output = renderer.render(frame)
       if !output.isEmpty { write(output) }
@@ -42,18 +48,25 @@ package enum FullScreenMode {
     draw()
     for await input in inputs {
       switch input {
+      case .redraw(let frame) where frame != frames:
+        // NB: a frame drawn since (after a key) read the changed state already. Its tracking
+        // fired late, when a change came; redrawing for it would add a frame per key for the
+        // rest of the session.
+        continue
       case .redraw:
         break
       case .event(.resize(let size)):
         renderer.size = size
+        navigation.resized(to: size)
       case .event(.key(.interrupt)), .event(.key(.endOfInput)):
-        return
+        return frames
       case .event(.key(let key)):
         await navigation.handle(key)
-        if navigation.wantsToQuit { return }
+        if navigation.wantsToQuit { return frames }
       }
       draw()
     }
+    return frames
   }
 
   /// The frame `run` draws: the top screen of `navigation`, at `size`.

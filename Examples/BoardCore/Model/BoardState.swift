@@ -44,11 +44,6 @@ package final class BoardState: UndoableState {
 }
 
 extension ReadOnlyView<BoardState> {
-  /// The cards of `column`, in board order.
-  func cards(in column: Column) -> [Card] {
-    self.cards.filter { $0.columnID == column.id }
-  }
-
   /// The column named `name`, compared without case.
   func column(named name: String) -> Column? {
     self.columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }

@@ -4,9 +4,9 @@ import ReduxKit
 /// The board in words, as line mode prints it.
 @MainActor
 enum BoardText {
-  static func list(_ columns: [Column], on board: ReadOnlyView<BoardState>) -> String {
+  static func list(_ columns: [Column], cards: (Column) -> [Card]) -> String {
     columns.map { column in
-      let cards = board.cards(in: column)
+      let cards = cards(column)
       let lines = cards.map { "  " + summary(of: $0) }
       return (["\(column.name) (\(cards.count))"] + lines).joined(separator: "\n")
     }.joined(separator: "\n")

@@ -52,6 +52,11 @@ package final class BoardNavigation {
     await top.send(key).value
   }
 
+  /// Tells the board how many cards a column shows at the terminal's new size.
+  func resized(to size: TerminalSize) {
+    root.send(.visibleRows(BoardBody.pageRows(at: size)))
+  }
+
   /// Whether `q` was pressed on the board.
   var wantsToQuit: Bool { root.state.wantsToQuit }
 

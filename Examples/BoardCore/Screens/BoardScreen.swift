@@ -12,6 +12,8 @@ struct BoardScreen: FeatureReducer {
     var column = 0
     /// The selected card, as an index into the selected column's cards.
     var row = 0
+    /// How many cards a column shows at the terminal's size: what Page Down moves by.
+    var pageRows = 10
     /// A question the next key answers.
     var prompt: Prompt?
     /// Set by `q`: the full screen ends after this key.
@@ -31,6 +33,10 @@ struct BoardScreen: FeatureReducer {
   enum Action: Sendable {
     case key(Key)
     case form(CardFormScreen.Event)
+    /// The terminal's size changed: a column now shows `rows` cards.
+    case visibleRows(Int)
+    /// Selects the card with this id wherever it is now (after a move).
+    case select(card: Int)
   }
 
   let session: BoardSession
@@ -42,6 +48,12 @@ struct BoardScreen: FeatureReducer {
       // NB: a new card goes last in its column: select it (the row is clamped to the column).
       if state.form?.isNewCard == true { state.row = .max }
       return .none
+    case .visibleRows(let rows):
+      state.pageRows = max(rows, 1)
+      return .none
+    case .select(let id):
+      select(card: id, in: state)
+      return .none
     case .key(let pressed):
       key = pressed
     }
@@ -49,7 +61,8 @@ struct BoardScreen: FeatureReducer {
       state.prompt = nil
       return answer(prompt, with: key)
     }
-    let selection = BoardSelection(state, on: session.board)
+    let selection = BoardSelection(state, on: session)
+    let lastRow = max(selection.cards.count - 1, 0)
     switch key {
     case .left, .character("h"):
       state.column = max(selection.column - 1, 0)
@@ -58,7 +71,15 @@ struct BoardScreen: FeatureReducer {
     case .up, .character("k"):
       state.row = max(selection.row - 1, 0)
     case .down, .character("j"):
-      state.row = min(selection.row + 1, max(selection.cards.count - 1, 0))
+      state.row = min(selection.row + 1, lastRow)
+    case .pageDown, .control("f"):
+      state.row = min(selection.row + state.pageRows, lastRow)
+    case .pageUp, .control("b"):
+      state.row = max(selection.row - state.pageRows, 0)
+    case .home, .character("g"):
+      state.row = 0
+    case .end, .character("G"):
+      state.row = lastRow
     case .character("n"):
       guard let column = selection.columnName else { return .none }
       state.form = CardFormScreen.State(newCardIn: column)
@@ -105,10 +126,27 @@ struct BoardScreen: FeatureReducer {
         number <= session.board.columns.count
       else { return .none }
       let column = Array(session.board.columns)[number - 1]
-      return run(.move(card: card, column: column.name))
+      return .run { send in
+        guard
+          !(await session.run(.move(card: card, column: column.name), waitsForSave: false))
+            .isError
+        else { return }
+        await send(.select(card: card))
+      }
     default:
       return .none  // any other key cancels
     }
+  }
+
+  /// Selects the card `id` in its column, if it is on the board.
+  @MainActor
+  private func select(card id: Int, in state: State) {
+    let columns = Array(session.board.columns)
+    guard let card = session.board.cards[id],
+      let column = columns.firstIndex(where: { $0.id == card.columnID })
+    else { return }
+    state.column = column
+    state.row = session.cards(in: columns[column]).firstIndex { $0.id == id } ?? 0
   }
 
   @MainActor
@@ -130,12 +168,12 @@ struct BoardSelection {
   let columnName: String?
   let cards: [Card]
 
-  init(_ state: BoardScreen.State, on board: ReadOnlyView<BoardState>) {
-    let columns = Array(board.columns)
+  init(_ state: BoardScreen.State, on session: BoardSession) {
+    let columns = Array(session.board.columns)
     column = min(state.column, max(columns.count - 1, 0))
     let selected = columns.isEmpty ? nil : columns[column]
     columnName = selected?.name
-    cards = selected.map { board.cards(in: $0) } ?? []
+    cards = selected.map { session.cards(in: $0) } ?? []
     row = min(state.row, max(cards.count - 1, 0))
   }
 

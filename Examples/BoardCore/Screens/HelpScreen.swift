@@ -21,6 +21,8 @@ package struct HelpScreen: FeatureReducer {
   /// The keys, as the help screen lists them.
   package nonisolated static let keys: [(key: String, meaning: String)] = [
     ("←↓↑→ or h j k l", "move the selection"),
+    ("PgDn / PgUp", "a page down / up (or Ctrl-F / Ctrl-B)"),
+    ("g or Home, G or End", "the column's first / last card"),
     ("n", "new card in the selected column"),
     ("Enter", "open the selected card"),
     ("e", "edit the selected card"),
@@ -31,5 +33,6 @@ package struct HelpScreen: FeatureReducer {
     ("?", "this help"),
     ("Esc", "back, or cancel a form"),
     ("q or Ctrl-C", "quit (everything is saved first)"),
+    ("columns", "add, rename, delete: in line mode (board --lines, then help)"),
   ]
 }

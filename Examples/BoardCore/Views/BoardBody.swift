@@ -8,21 +8,27 @@ enum BoardBody {
   /// The narrowest a column is drawn side by side.
   static let minimumColumnWidth = 16
 
+  /// How many cards a column shows at `size`: the body's height less the blank line, the
+  /// column's title, and the line that says how many cards are out of view.
+  static func pageRows(at size: TerminalSize) -> Int {
+    max(BoardFrame.bodyHeight(at: size) - 3, 1)
+  }
+
   static func lines(
-    _ state: BoardScreen.State, on board: ReadOnlyView<BoardState>, width: Int, height: Int
+    _ state: BoardScreen.State, on session: BoardSession, width: Int, height: Int
   ) -> [ScreenLine] {
-    let columns = Array(board.columns)
+    let columns = Array(session.board.columns)
     guard !columns.isEmpty else {
       return ["", "  no columns: add one in line mode (board --lines)"]
     }
-    let selection = BoardSelection(state, on: board)
+    let selection = BoardSelection(state, on: session)
     let fitsAll = width / columns.count >= minimumColumnWidth
     let shown = fitsAll ? Array(columns.indices) : [selection.column]
     let columnWidth = fitsAll ? width / columns.count : width
     let rows = height - 2
     let blocks = shown.map { index in
       let column = columns[index]
-      let cards = index == selection.column ? selection.cards : board.cards(in: column)
+      let cards = index == selection.column ? selection.cards : session.cards(in: column)
       let isSelected = index == selection.column
       var title = "\(column.name) (\(cards.count))"
       if !fitsAll { title = "◀ \(title) \(index + 1)/\(columns.count) ▶" }
@@ -31,19 +37,29 @@ enum BoardBody {
           " " + DisplayWidth.fit(title, toWidth: columnWidth - 2) + " ",
           style: isSelected ? [.bold, .underline] : .bold)
       ]
-      // NB: a long column scrolls so that the selected card stays in view.
-      let first = isSelected ? max(0, min(selection.row - rows + 1, cards.count - rows)) : 0
-      for (offset, card) in cards.dropFirst(first).prefix(rows).enumerated() {
+      // NB: a column that does not fit keeps its last line to say how many cards are out of
+      // view, and scrolls so that the selected card stays in view. Only the rows shown are
+      // drawn.
+      let fits = cards.count <= rows
+      let capacity = fits ? rows : max(rows - 1, 1)
+      let first =
+        isSelected ? max(0, min(selection.row - capacity + 1, cards.count - capacity)) : 0
+      let last = min(first + capacity, cards.count)
+      for row in first..<last {
         let text =
-          " " + DisplayWidth.fit(BoardText.summary(of: card), toWidth: columnWidth - 2) + " "
-        let highlighted = isSelected && first + offset == selection.row
+          " " + DisplayWidth.fit(BoardText.summary(of: cards[row]), toWidth: columnWidth - 2) + " "
+        let highlighted = isSelected && row == selection.row
         block.append(ScreenLine(text, style: highlighted ? .inverse : []))
       }
-      if cards.count > first + rows {
-        block[block.count - 1] = ScreenLine(
-          " "
-            + DisplayWidth.fit("… \(cards.count - first - rows + 1) more", toWidth: columnWidth - 2),
-          style: .dim)
+      if !fits {
+        let outOfView = [
+          first > 0 ? "↑ \(first) above" : nil,
+          last < cards.count ? "↓ \(cards.count - last) more" : nil,
+        ].compactMap { $0 }
+        block.append(
+          ScreenLine(
+            " " + DisplayWidth.fit(outOfView.joined(separator: "  "), toWidth: columnWidth - 2),
+            style: .dim))
       }
       return block
     }

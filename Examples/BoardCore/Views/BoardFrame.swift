@@ -16,7 +16,7 @@ enum BoardFrame {
       return tooSmall(size)
     }
     let width = size.columns
-    let bodyHeight = size.rows - 3
+    let bodyHeight = bodyHeight(at: size)
     var body: [ScreenLine]
     var cursor: ScreenPosition?
     let title: String
@@ -24,7 +24,7 @@ enum BoardFrame {
     switch screen {
     case .board(let board):
       title = "Board"
-      body = BoardBody.lines(board.state, on: session.board, width: width, height: bodyHeight)
+      body = BoardBody.lines(board.state, on: session, width: width, height: bodyHeight)
       // NB: a server keeps no history: no undo to offer.
       let undo = session.canUndo ? "  u undo  r redo" : ""
       keys = "←↓↑→ select  n new  ⏎ open  e edit  m move  d delete  / search\(undo)  ? help  q quit"
@@ -65,6 +65,11 @@ enum BoardFrame {
     return ScreenFrame(
       lines: [header] + body + [status, footer],
       cursor: cursor.map { ScreenPosition(row: $0.row + 1, column: $0.column) })
+  }
+
+  /// The rows between the title bar and the status line.
+  static func bodyHeight(at size: TerminalSize) -> Int {
+    size.rows - 3
   }
 
   private static func tooSmall(_ size: TerminalSize) -> ScreenFrame {

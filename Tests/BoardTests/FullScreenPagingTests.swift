@@ -1,0 +1,98 @@
+import Foundation
+import ReduxKit
+import TerminalIO
+import Testing
+
+@testable import BoardCore
+
+/// A long column as a person walks it: paging keys, the selection kept in view, a moved card
+/// still selected; and a long session that costs no more per key than a short one.
+extension FullScreenTests {
+  /// Adds `count` cards to Todo without keys (the keys are what the tests look at).
+  func addCards(_ count: Int) async {
+    for number in 1...count {
+      await session.run(.add(column: "Todo", title: "Card \(number)"), waitsForSave: false)
+    }
+  }
+
+  var selectedRow: Int { navigation.root.state.row }
+
+  /// The highlighted card's line as the frame draws it, found by its style.
+  func highlighted(_ size: TerminalSize = TerminalSize(columns: 100, rows: 20)) -> String? {
+    let frame = BoardFrame.frame(
+      of: navigation.top, root: navigation.root.state, session: session, size: size)
+    return frame.lines.dropFirst().lazy.compactMap { line in
+      line.spans.first { $0.style.contains(.inverse) }.map {
+        $0.text.trimmingCharacters(in: .whitespaces)
+      }
+    }.first
+  }
+
+  @Test func pagingKeysWalkALongColumnAndTheSelectionStaysInView() async throws {
+    await addCards(40)
+    navigation.resized(to: TerminalSize(columns: 100, rows: 20))
+    let page = BoardBody.pageRows(at: TerminalSize(columns: 100, rows: 20))
+    #expect(page == 14)
+    await press(.home)
+    #expect(selectedRow == 0)
+    #expect(highlighted() == "#1 Card 1")
+    #expect(screen()[17].trimmingCharacters(in: .whitespaces).hasPrefix("↓ 26 more"))
+
+    await press(.pageDown)
+    #expect(selectedRow == 14)
+    #expect(highlighted() == "#15 Card 15")
+    #expect(screen().contains { $0.contains("↑ 1 above  ↓ 25 more") })
+    await press(.pageDown, .pageDown, .pageDown)
+    #expect(selectedRow == 39)
+    #expect(highlighted() == "#40 Card 40")
+    #expect(screen().contains { $0.contains("↑ 26 above") })
+    await press(.pageUp)
+    #expect(selectedRow == 25)
+    await press(.character("g"))
+    #expect(highlighted() == "#1 Card 1")
+    await press(.character("G"))
+    #expect(highlighted() == "#40 Card 40")
+    await press(.home, .end)
+    #expect(selectedRow == 39)
+
+    // NB: the card on the column's last visible line is drawn, not hidden by the count.
+    await press(.home)
+    for _ in 0..<13 { await press(.down) }
+    #expect(highlighted() == "#14 Card 14")
+    await press(.down)
+    #expect(highlighted() == "#15 Card 15")
+  }
+
+  @Test func aMovedCardStaysSelectedInItsNewColumn() async throws {
+    await addCards(3)
+    await press(.home, .down, .character("m"), .character("2"))
+    #expect(session.board.cards[2]?.columnID == 2)
+    #expect(navigation.root.state.column == 1)
+    #expect(highlighted() == "#2 Card 2")
+    await press(.character("m"), .character("1"))
+    #expect(navigation.root.state.column == 0)
+    #expect(highlighted() == "#2 Card 2")
+  }
+
+  @Test func aLongSessionDrawsAboutOneFramePerKey() async throws {
+    // NB: a frame's observation used to stay registered until a later change fired it, and
+    // each fired one drew a frame that registered again: every key typed added one frame to
+    // draw for each later key (300 keys drew ~45,000 frames; a paste left the board slow).
+    let (events, input) = AsyncStream.makeStream(of: TerminalEvent.self)
+    let title = String(repeating: "x", count: 300)
+    async let frames = FullScreenMode.run(
+      navigation, session: session, events: events, size: TerminalSize(columns: 80, rows: 12)
+    ) { _ in }
+    let keys = [Key.character("n")] + title.map(Key.character) + [.enter, .character("q")]
+    for key in keys {
+      input.yield(.key(key))
+      // NB: as a person types, the loop is idle before the next key: it has drawn the key's
+      // frame and handled the redraws the key's changes asked for (main-actor jobs, each
+      // yield lets the queued ones run).
+      for _ in 0..<20 { await Task.yield() }
+    }
+    let drawn = await frames
+    #expect(session.board.cards.map(\.title) == [title])
+    #expect(drawn <= 2 * keys.count + 2)
+  }
+}
