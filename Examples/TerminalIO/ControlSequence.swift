@@ -11,6 +11,11 @@ public enum ControlSequence {
   public static let hideCursor = "\u{1B}[?25l"
   /// Shows the cursor.
   public static let showCursor = "\u{1B}[?25h"
+  /// Asks the terminal to bracket pasted text with `ESC [ 200 ~` and `ESC [ 201 ~`, which
+  /// ``KeyDecoder`` delivers as one ``Key/paste(_:)``.
+  public static let enableBracketedPaste = "\u{1B}[?2004h"
+  /// Pasted text arrives as typed again.
+  public static let disableBracketedPaste = "\u{1B}[?2004l"
   /// Erases the whole screen (the cursor stays where it was).
   public static let eraseScreen = "\u{1B}[2J"
   /// Erases from the cursor to the end of its line.

@@ -85,7 +85,7 @@ enum CrashRestore {
   private static func handle(_ signal: Int32) {
     let bits = armed.exchange(0, ordering: .acquiringAndReleasing)
     if bits & fullScreenBit != 0 {
-      let leave: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+      let leave: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?2004l\u{1B}[?1049l"
       _ = write(STDOUT_FILENO, leave.utf8Start, leave.utf8CodeUnitCount)
     }
     if bits & rawModeBit != 0, hasSavedSettings.load(ordering: .acquiring) {

@@ -41,7 +41,9 @@ public enum DisplayWidth {
   /// wide character that would straddle the edge is left out.
   ///
   /// - Complexity: O(*n*), where *n* is the length of the prefix.
-  public static func prefix(of text: String, fittingIn width: Int) -> Substring {
+  public static func prefix<Text: StringProtocol>(of text: Text, fittingIn width: Int)
+    -> Text.SubSequence
+  {
     var used = 0
     var end = text.startIndex
     for index in text.indices {
@@ -51,6 +53,51 @@ public enum DisplayWidth {
       end = text.index(after: index)
     }
     return text[..<end]
+  }
+
+  /// The longest suffix of `text` that fits in `width` columns, never splitting a character:
+  /// what a field shows when the cursor is at the end of a text too long for it.
+  ///
+  /// - Complexity: O(*n*), where *n* is the length of the suffix.
+  public static func suffix(of text: String, fittingIn width: Int) -> Substring {
+    var used = 0
+    var start = text.endIndex
+    while start > text.startIndex {
+      let previous = text.index(before: start)
+      let next = used + columns(of: text[previous])
+      if next > width { break }
+      used = next
+      start = previous
+    }
+    return text[start...]
+  }
+
+  /// `text` broken into lines of at most `width` columns: after a space where a line has one,
+  /// inside a word longer than a line where it must. The space a line is broken at is dropped.
+  ///
+  /// - Parameters:
+  ///   - text: One paragraph (a line end in it is drawn, not followed).
+  ///   - width: The columns of a line; a character wider than that gets a line of its own.
+  ///   - limit: The most lines returned: the rest of the text is not looked at.
+  /// - Complexity: O(*n*), where *n* is the length of the text returned.
+  public static func wrap(_ text: String, toWidth width: Int, limit: Int = .max) -> [Substring] {
+    var lines: [Substring] = []
+    var rest = text[...]
+    while !rest.isEmpty, lines.count < limit {
+      let fitting = prefix(of: rest, fittingIn: width)
+      var end = fitting.endIndex
+      if end == rest.startIndex {
+        end = rest.index(after: end)
+      } else if end < rest.endIndex, rest[end] != " ",
+        let space = fitting.lastIndex(of: " "), space > fitting.startIndex
+      {
+        end = space
+      }
+      lines.append(rest[..<end])
+      rest = rest[end...]
+      if rest.first == " " { rest = rest.dropFirst() }
+    }
+    return lines
   }
 
   /// `text` cut or padded with spaces to exactly `width` columns.

@@ -55,6 +55,11 @@ public enum Key: Hashable, Sendable {
   /// A printable ASCII character typed with Alt (or Meta): the terminal sends ESC and then the
   /// character, both before ``LineReader``'s escape timeout.
   case alt(Character)
+  /// Text pasted while bracketed paste is on (``ControlSequence/enableBracketedPaste``): every
+  /// character between the terminal's `ESC [ 200 ~` and `ESC [ 201 ~`, line ends and escapes
+  /// included, as one key, so that a paste of any length is one insertion rather than a key per
+  /// character (and a pasted line end does not press Enter).
+  case paste(String)
   /// A complete escape sequence this decoder does not know, with all its bytes (ESC included),
   /// so an app can log it or match it itself.
   case unknown([UInt8])

@@ -27,6 +27,8 @@
 public struct KeyDecoder: Hashable, Sendable {
   /// The bytes of a sequence that has started but not finished.
   private var pending: [UInt8] = []
+  /// The bytes of a bracketed paste read so far, while one is under way.
+  private var pasted: [UInt8]?
 
   /// A CSI sequence longer than this is given up on as ``Key/unknown(_:)``, so garbage after an
   /// ESC cannot grow the pending buffer forever.
@@ -39,7 +41,7 @@ public struct KeyDecoder: Hashable, Sendable {
   /// or the first bytes of a multi-byte character.
   ///
   /// While this is `true`, call ``flush()`` once no more bytes arrive within a short timeout.
-  public var hasPendingBytes: Bool { !pending.isEmpty }
+  public var hasPendingBytes: Bool { !pending.isEmpty || !(pasted?.isEmpty ?? true) }
 
   /// Decodes the next chunk of input.
   ///
@@ -54,7 +56,8 @@ public struct KeyDecoder: Hashable, Sendable {
 
   /// Settles every pending byte as typed: a lone ESC becomes ``Key/escape``, ESC `[` becomes
   /// Alt-`[`, an unfinished escape sequence ``Key/unknown(_:)``, and the first bytes of an
-  /// unfinished character U+FFFD.
+  /// unfinished character U+FFFD. A paste whose end has not come yet is delivered as far as it
+  /// has come, and what follows until its end is another ``Key/paste(_:)``.
   ///
   /// Call it when no byte has followed the pending ones within a short timeout, and at the end
   /// of the input.
@@ -69,7 +72,15 @@ public struct KeyDecoder: Hashable, Sendable {
     var keys: [Key] = []
     var start = pending.startIndex
     decoding: while start < pending.endIndex {
+      if pasted != nil {
+        start = readPaste(from: start, atEndOfInput: atEndOfInput, into: &keys)
+        if pasted != nil { break decoding }
+        continue
+      }
       switch Self.parse(pending[start...], atEndOfInput: atEndOfInput) {
+      case .key(.unknown(let bytes), let length) where bytes.elementsEqual(Self.pasteStart):
+        pasted = []
+        start += length
       case .key(let key, let length):
         keys.append(key)
         start += length
@@ -78,7 +89,54 @@ public struct KeyDecoder: Hashable, Sendable {
       }
     }
     pending.removeSubrange(..<start)
+    if atEndOfInput, let text = pasted, !text.isEmpty {
+      keys.append(.paste(String(decoding: text, as: UTF8.self)))
+      pasted = []
+    }
     return keys
+  }
+}
+
+// MARK: - Bracketed paste
+
+extension KeyDecoder {
+  /// What a terminal sends before and after pasted text, once bracketed paste is on.
+  static let pasteStart = Array("\u{1B}[200~".utf8)
+  static let pasteEnd = Array("\u{1B}[201~".utf8)
+
+  /// Moves the pasted bytes from `start` on into ``pasted``, up to the end of the paste (then
+  /// delivered as one key) or of the input read; each byte is looked at once, so a paste costs
+  /// time linear in its length however it is split into reads.
+  ///
+  /// - Returns: Where the bytes not yet taken start: after the paste's end, or at the last bytes
+  ///   that may begin its end marker.
+  private mutating func readPaste(from start: Int, atEndOfInput: Bool, into keys: inout [Key])
+    -> Int
+  {
+    let end = Self.pasteEnd
+    var index = start
+    while index < pending.endIndex {
+      guard pending[index] == end[0] else {
+        index += 1
+        continue
+      }
+      let available = min(end.count, pending.endIndex - index)
+      guard pending[index..<(index + available)].elementsEqual(end.prefix(available)) else {
+        index += 1
+        continue
+      }
+      pasted?.append(contentsOf: pending[start..<index])
+      guard available == end.count else {
+        // NB: the end marker may be split between two reads: its first bytes wait.
+        if atEndOfInput { pasted?.append(contentsOf: pending[index...]) }
+        return atEndOfInput ? pending.endIndex : index
+      }
+      keys.append(.paste(String(decoding: pasted ?? [], as: UTF8.self)))
+      pasted = nil
+      return index + end.count
+    }
+    pasted?.append(contentsOf: pending[start...])
+    return pending.endIndex
   }
 }
 

@@ -69,7 +69,7 @@ public enum Terminal {
   }
 
   /// Switches to full-screen mode: raw mode on standard input, the alternate screen, the cursor
-  /// hidden.
+  /// hidden, bracketed paste on (a paste arrives as one ``Key/paste(_:)``).
   ///
   /// Does nothing if full-screen mode is already on. From the first call on, ``restore()`` runs
   /// at `exit`, and a crash signal restores the terminal's settings before the process dies
@@ -89,7 +89,8 @@ public enum Terminal {
         fflush(nil)
         writeAll(
           ControlSequence.enterAlternateScreen + ControlSequence.hideCursor
-            + ControlSequence.eraseScreen, to: STDOUT_FILENO)
+            + ControlSequence.enableBracketedPaste + ControlSequence.eraseScreen,
+          to: STDOUT_FILENO)
         changes.isFullScreen = true
       }
       armRestore(&changes)
@@ -127,7 +128,8 @@ public enum Terminal {
         fflush(nil)
         writeAll(
           ControlSequence.resetStyle + ControlSequence.showCursor
-            + ControlSequence.leaveAlternateScreen, to: STDOUT_FILENO)
+            + ControlSequence.disableBracketedPaste + ControlSequence.leaveAlternateScreen,
+          to: STDOUT_FILENO)
         changes.isFullScreen = false
       }
       changes.rawMode?.restore()

@@ -1,4 +1,5 @@
 import Foundation
+import ReduxCoreTesting
 import ReduxKit
 import TerminalIO
 import Testing
@@ -94,5 +95,57 @@ extension FullScreenTests {
     let drawn = await frames
     #expect(session.board.cards.map(\.title) == [title])
     #expect(drawn <= 2 * keys.count + 2)
+  }
+}
+
+/// Pasted and long text: one insertion, a field that scrolls, a detail view that wraps.
+extension FullScreenTests {
+  @Test func aPasteIsOneInsertionAndTheFieldShowsItsEnd() async throws {
+    let pasted = String(repeating: "lorem ipsum\r\n\tdolor, ", count: 5_000)
+    #expect(pasted.count == 100_000)
+    await press(.character("n"), .paste(pasted))
+    let line = screen()[4]
+    #expect(line.hasPrefix("  Title:  …"))
+    #expect(line.hasSuffix("dolor, lorem ipsum  dolor,"))
+    #expect(DisplayWidth.columns(of: line) <= 100)
+    await type("!")
+    #expect(screen()[4].hasSuffix("ipsum  dolor, !"))
+    await press(.enter)
+    let title = try #require(session.board.cards.first?.title)
+    #expect(title.count == 100_001)
+    #expect(!title.contains { $0.isNewline || $0 == "\t" })
+    #expect(title.hasSuffix("dolor, !") && title.hasPrefix("lorem ipsum  dolor, lorem"))
+  }
+
+  @Test func aPasteIntoSearchSearchesOnceForTheWholeText() async throws {
+    await session.run(.add(column: "Todo", title: "Ship the release"), waitsForSave: false)
+    await press(.character("/"))
+    let search = try #require(navigation.top.search)
+    await press(.paste("the\nrelease"))
+    #expect(search.state.query == "the release")
+    await clock.advance(by: SearchScreen.debounce)
+    await search.waitUntilIdle()
+    #expect(search.state.searchedQuery == "the release")
+    #expect(search.state.results.map(\.id) == [1])
+  }
+
+  @Test func theDetailViewWrapsALongTitleToReadItWhole() async throws {
+    let words = (1...40).map { "word\($0)" }
+    await session.run(
+      .add(column: "Todo", title: words.joined(separator: " ")), waitsForSave: false)
+    await press(.home, .enter)
+    let shown = screen(TerminalSize(columns: 60, rows: 20))
+    let title = shown.prefix { !$0.contains("column:") }.joined(separator: " ")
+    #expect(words.allSatisfy { title.contains($0) })
+    #expect(shown.allSatisfy { DisplayWidth.columns(of: $0) <= 60 })
+  }
+
+  @Test func theNewCardFormOffersNoTabWithOneField() async throws {
+    await press(.character("n"))
+    #expect(screen().last == " ⏎ save  Esc cancel")
+    await press(.escape)
+    await session.run(.add(column: "Todo", title: "A"), waitsForSave: false)
+    await press(.home, .character("e"))
+    #expect(screen().last == " Tab next field  ⏎ save  Esc cancel")
   }
 }

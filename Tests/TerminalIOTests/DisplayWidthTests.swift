@@ -25,6 +25,25 @@ import Testing
     #expect(DisplayWidth.prefix(of: "abc", fittingIn: 0) == "")
   }
 
+  @Test func suffixNeverSplitsACharacter() {
+    #expect(DisplayWidth.suffix(of: "日本語", fittingIn: 5) == "本語")
+    #expect(DisplayWidth.suffix(of: "日本語", fittingIn: 1) == "")
+    #expect(DisplayWidth.suffix(of: "bae\u{301}", fittingIn: 2) == "ae\u{301}")
+    #expect(DisplayWidth.suffix(of: "abc", fittingIn: 10) == "abc")
+    #expect(DisplayWidth.suffix(of: "abc", fittingIn: 0) == "")
+  }
+
+  @Test func wrapBreaksAfterSpacesAndInsideWordsTooLongForALine() {
+    #expect(DisplayWidth.wrap("the quick brown fox", toWidth: 10) == ["the quick", "brown fox"])
+    #expect(DisplayWidth.wrap("abcdefghij klm", toWidth: 4) == ["abcd", "efgh", "ij", "klm"])
+    #expect(DisplayWidth.wrap("日本語です", toWidth: 5) == ["日本", "語で", "す"])
+    #expect(DisplayWidth.wrap("日本", toWidth: 1) == ["日", "本"])
+    #expect(DisplayWidth.wrap("", toWidth: 10) == [])
+    #expect(DisplayWidth.wrap("a b c d e f", toWidth: 3, limit: 2) == ["a b", "c d"])
+    let long = String(repeating: "word ", count: 20_000)
+    #expect(DisplayWidth.wrap(long, toWidth: 80, limit: 3).count == 3)
+  }
+
   @Test func fitCutsOrPadsToTheWidth() {
     #expect(DisplayWidth.fit("日本語", toWidth: 5) == "日本 ")
     #expect(DisplayWidth.fit("ab", toWidth: 4) == "ab  ")

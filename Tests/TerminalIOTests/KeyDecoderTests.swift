@@ -79,6 +79,14 @@ let keyCases: [KeyCase] = [
   KeyCase(
     "a line of typing", "hé\u{1B}[Dx\r",
     [.character("h"), .character("é"), .left, .character("x"), .enter]),
+  KeyCase(
+    "a bracketed paste, line ends kept", "\u{1B}[200~hi\r\nthere\u{1B}[201~x",
+    [.paste("hi\r\nthere"), .character("x")]),
+  KeyCase(
+    "a paste holding escape sequences and a partial end marker",
+    "\u{1B}[200~\u{1B}[A\u{1B}[20\u{1B}[201\u{1B}[201~", [.paste("\u{1B}[A\u{1B}[20\u{1B}[201")]),
+  KeyCase("an empty paste", "\u{1B}[200~\u{1B}[201~\u{1B}[B", [.paste(""), .down]),
+  KeyCase("a paste of UTF-8", "\u{1B}[200~é😀\u{1B}[201~", [.paste("é😀")]),
 ]
 
 @Suite struct KeyDecoderTests {
@@ -182,6 +190,32 @@ let keyCases: [KeyCase] = [
         return
       }
     }
+  }
+
+  @Test func aLongPasteInManyReadsIsOneKey() {
+    let text = String(repeating: "a long pasted line é\n", count: 5_000)
+    let bytes = Array("\u{1B}[200~\(text)\u{1B}[201~!".utf8)
+    var decoder = KeyDecoder()
+    var keys: [Key] = []
+    var start = 0
+    while start < bytes.count {
+      let end = min(start + 4_093, bytes.count)
+      keys += decoder.decode(bytes[start..<end])
+      start = end
+    }
+    #expect(keys == [.paste(text), .character("!")])
+    #expect(!decoder.hasPendingBytes)
+  }
+
+  @Test func aPasteThatPausesIsDeliveredAsFarAsItCameAndGoesOn() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode(Array("\u{1B}[200~first".utf8)) == [])
+    #expect(decoder.hasPendingBytes)
+    #expect(decoder.flush() == [.paste("first")])
+    #expect(!decoder.hasPendingBytes)
+    // NB: still inside the paste: a line end or an arrow's bytes are text until its end.
+    #expect(decoder.decode(Array("\r\u{1B}[A".utf8)) == [])
+    #expect(decoder.decode(Array("\u{1B}[201~\r".utf8)) == [.paste("\r\u{1B}[A"), .enter])
   }
 
   @Test func namedControlKeys() {

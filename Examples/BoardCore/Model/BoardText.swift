@@ -48,6 +48,23 @@ enum BoardText {
     return (["cards per column:"] + columns + ["cards per tag:"] + tags).joined(separator: "\n")
   }
 
+  /// `text` on one line, as a field holds it: each line end and tab a space, other control
+  /// characters dropped (a paste may hold any of them).
+  ///
+  /// - Complexity: O(*n*), where *n* is the length of `text`.
+  nonisolated static func oneLine(_ text: String) -> String {
+    var line = ""
+    line.reserveCapacity(text.utf8.count)
+    for character in text {
+      if character.isNewline || character == "\t" {
+        line.append(" ")
+      } else if !(character.unicodeScalars.first?.properties.generalCategory == .control) {
+        line.append(character)
+      }
+    }
+    return line
+  }
+
   nonisolated static func day(_ date: Date) -> String {
     date.formatted(.iso8601.year().month().day())
   }

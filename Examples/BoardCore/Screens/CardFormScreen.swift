@@ -95,6 +95,10 @@ struct CardFormScreen: FeatureReducer {
     case .character(let character):
       state.fields[state.focus].text.append(character)
       state.error = nil
+    case .paste(let text):
+      // NB: one insertion, whatever its length: a field is one line.
+      state.fields[state.focus].text += BoardText.oneLine(text)
+      state.error = nil
     case .escape:
       dismiss(with: state)
     case .enter:

@@ -36,6 +36,9 @@ struct SearchScreen: FeatureReducer {
     case .key(.character(let character)):
       state.query.append(character)
       return search(state.query)
+    case .key(.paste(let text)):
+      state.query += BoardText.oneLine(text)
+      return search(state.query)
     case .key(.backspace):
       guard !state.query.isEmpty else { return .none }
       state.query.removeLast()

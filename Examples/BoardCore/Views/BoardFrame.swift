@@ -30,12 +30,14 @@ enum BoardFrame {
       keys = "←↓↑→ select  n new  ⏎ open  e edit  m move  d delete  / search\(undo)  ? help  q quit"
     case .detail(let detail):
       title = "Card #\(detail.state.cardID)"
-      body = CardBody.detail(detail.state, on: session.board)
+      body = CardBody.detail(
+        detail.state, on: session.board, width: width, height: bodyHeight)
       keys = "e edit  Esc back"
     case .form(let form):
       title = form.state.isNewCard ? "New card" : "Edit card"
       (body, cursor) = CardBody.form(form.state, width: width)
-      keys = "Tab next field  ⏎ save  Esc cancel"
+      keys =
+        form.state.fields.count > 1 ? "Tab next field  ⏎ save  Esc cancel" : "⏎ save  Esc cancel"
     case .search(let search):
       title = "Search"
       (body, cursor) = SearchBody.lines(search.state, on: session.board, height: bodyHeight)
