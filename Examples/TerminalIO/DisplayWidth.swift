@@ -15,6 +15,8 @@
 public enum DisplayWidth {
   /// The columns a character takes: 0, 1 or 2.
   public static func columns(of character: Character) -> Int {
+    // NB: most text is printable ASCII, whose Unicode properties cost a table lookup each.
+    if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return 1 }
     guard let first = character.unicodeScalars.first else { return 0 }
     let width = columns(of: first)
     // NB: VS16 (U+FE0F) asks for the emoji presentation of a character drawn as text

@@ -79,11 +79,58 @@ final class BoardQueries {
     return value
   }
 
+  /// The cards whose title, notes or tags contain `needle` (lowercased), without case.
   nonisolated static func search(_ needle: String, in cards: EntityStore<Card>) -> [Card] {
-    cards.filter { card in
-      card.title.lowercased().contains(needle) || card.notes.lowercased().contains(needle)
+    let match = CaseInsensitiveMatch(needle)
+    return cards.filter { card in
+      match.isFound(in: card.title) || match.isFound(in: card.notes)
         || card.tags.contains { $0.contains(needle) }
     }
+  }
+}
+
+/// Whether a text contains a lowercased needle, without case. Lowercasing every title and note
+/// made a copy of each per keystroke (20 ms at 10,000 cards): ASCII text is compared byte by
+/// byte, folded as it is read; other text is lowercased as before (Unicode case mapping may
+/// change its length).
+struct CaseInsensitiveMatch {
+  private let needle: String
+  private let bytes: [UInt8]
+  private let isASCII: Bool
+
+  init(_ lowercasedNeedle: String) {
+    needle = lowercasedNeedle
+    bytes = Array(lowercasedNeedle.utf8)
+    isASCII = bytes.allSatisfy { $0 < 0x80 }
+  }
+
+  func isFound(in text: String) -> Bool {
+    guard !bytes.isEmpty else { return true }
+    guard isASCII else { return text.lowercased().contains(needle) }
+    var text = text
+    let found = text.withUTF8 { haystack -> Bool? in
+      guard haystack.count >= bytes.count else {
+        return haystack.contains { $0 >= 0x80 } ? nil : false
+      }
+      let first = bytes[0]
+      for start in 0...(haystack.count - bytes.count) {
+        let byte = haystack[start]
+        if byte >= 0x80 { return nil }
+        guard Self.folded(byte) == first else { continue }
+        var offset = 1
+        while offset < bytes.count, Self.folded(haystack[start + offset]) == bytes[offset] {
+          offset += 1
+        }
+        if offset == bytes.count { return true }
+      }
+      // NB: the bytes after the last start were not looked at as starts: any non-ASCII?
+      return haystack[(haystack.count - bytes.count + 1)...].contains { $0 >= 0x80 } ? nil : false
+    }
+    return found ?? text.lowercased().contains(needle)
+  }
+
+  private static func folded(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
   }
 }
 

@@ -53,7 +53,7 @@ package final class BoardNavigation {
   }
 
   /// Tells the board how many cards a column shows at the terminal's new size.
-  func resized(to size: TerminalSize) {
+  package func resized(to size: TerminalSize) {
     root.send(.visibleRows(BoardBody.pageRows(at: size)))
   }
 
