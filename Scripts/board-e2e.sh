@@ -436,6 +436,24 @@ PY
   wait_for "exit status 0"
 }
 
+# `board | tee log` from a terminal: line mode, and standard error says why; an error goes
+# there too, not into the log of replies.
+line_mode_through_tee() {
+  target=board
+  tm kill-session -t board 2>/dev/null
+  tm new-session -d -s board -x 100 -y 30 \
+    "$board --db '$work/tee.sqlite' | tee '$work/tee.out'; echo \"exit status \$?\"; sleep 600"
+  wait_for "board: line mode, because standard output is not a terminal" || return 1
+  type_text "delete 1 2"
+  keys Enter
+  wait_for "error: delete: unexpected '2'" || return 1
+  type_text "quit"
+  keys Enter
+  wait_for "exit status 0" || return 1
+  grep -q "bye" "$work/tee.out" && ! grep -q "error" "$work/tee.out" \
+    || { echo "board-e2e: tee saw:"; cat "$work/tee.out"; return 1; }
+}
+
 scenario "scripted session, then a restart shows the cards" scripted_session
 scenario "kill -9 after a save is shown loses nothing" killed_after_save
 scenario "SIGTERM right after a change saves it" terminated_before_the_debounce
@@ -446,5 +464,6 @@ scenario "two boards on one file: each shows the other's changes, a lost edit is
 scenario "board --devtools: a jump shows a past board, resume the present; inspected" devtools_time_travel
 scenario "a 100,000-character paste is one insertion, and later keys stay cheap" a_long_paste
 scenario "10,000 cards: paging, either end and search, each key at once" ten_thousand_cards
+scenario "board | tee: line mode says why, errors stay out of the replies" line_mode_through_tee
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

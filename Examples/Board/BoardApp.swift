@@ -71,7 +71,11 @@ struct BoardApp: AsyncParsableCommand {
 
   /// `--devtools` may come without its address: filled in before ArgumentParser reads it.
   static func main() async {
-    await main(DevToolsAddress.fillingIn(Array(CommandLine.arguments.dropFirst())))
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    // NB: `swift run board -- --help` passes the `--` on; board takes no positional argument,
+    // so it can only mean "what follows is for board".
+    if arguments.first == "--" { arguments.removeFirst() }
+    await main(DevToolsAddress.fillingIn(arguments))
   }
 
   func validate() throws {

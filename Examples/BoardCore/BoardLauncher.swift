@@ -40,6 +40,26 @@ package struct BoardLauncher {
   /// Full screen when both ends are a terminal and line mode was not asked for.
   var isFullScreen: Bool { Terminal.isInteractive && !forcesLineMode }
 
+  /// Why the board is in line mode when a person may have expected the full screen: one end
+  /// is a terminal, the other not (`board | tee log`, `board < commands`); `nil` otherwise.
+  static func lineModeNote(isInputTerminal: Bool, isOutputTerminal: Bool, forcesLineMode: Bool)
+    -> String?
+  {
+    guard !forcesLineMode, isInputTerminal != isOutputTerminal else { return nil }
+    let end = isInputTerminal ? "standard output" : "standard input"
+    let note = "board: line mode, because \(end) is not a terminal (the full screen needs both)"
+    return isInputTerminal ? note + "; type help for the commands" : note
+  }
+
+  private func sayWhyLineMode() {
+    if let note = Self.lineModeNote(
+      isInputTerminal: Terminal.isInputTerminal, isOutputTerminal: Terminal.isOutputTerminal,
+      forcesLineMode: forcesLineMode)
+    {
+      printError(note)
+    }
+  }
+
   /// - Returns: The exit status: 0, 1 when a line-mode command failed, 2 when the board could
   ///   not be opened.
   package func launch() async -> Int32 {
@@ -98,6 +118,7 @@ package struct BoardLauncher {
       }
       exit(128 + signal)
     }
+    sayWhyLineMode()
     let status = isFullScreen ? await fullScreen(session, logger: logger) : await lines(session)
     recorder?.flush()
     do {
@@ -120,6 +141,7 @@ package struct BoardLauncher {
       printError("board: cannot load the board from \(server.absoluteString): \(error)")
       return 2
     }
+    sayWhyLineMode()
     let status = isFullScreen ? await fullScreen(session, logger: logger) : await lines(session)
     do {
       try await session.shutdown()
@@ -130,21 +152,22 @@ package struct BoardLauncher {
     return status
   }
 
-  /// Line mode: replies on standard output, a prompt on a terminal.
+  /// Line mode: replies on standard output and errors on standard error (a script tells them
+  /// apart), a prompt on a terminal.
   private func lines(_ session: BoardSession) async -> Int32 {
     var status: Int32 = 0
+    func say(_ reply: Reply) {
+      // NB: unbuffered: a script reading the replies through a pipe sees "(saved)" when it is.
+      if reply.isError { printError(reply.text) } else { Terminal.write(reply.text + "\n") }
+    }
     if let deepLink {
       let reply = session.open(deepLink)
-      Terminal.write(reply.text + "\n")
+      say(reply)
       if reply.isError { status = 1 }
     }
     let failures = await LineMode.run(
       session, lines: LineReader.standardInput.lines,
-      prompt: Terminal.isInputTerminal ? "board> " : nil
-    ) { reply in
-      // NB: unbuffered: a script reading the replies through a pipe sees "(saved)" when it is.
-      Terminal.write(reply + "\n")
-    }
+      prompt: Terminal.isInputTerminal ? "board> " : nil, write: say)
     return failures > 0 ? 1 : status
   }
 

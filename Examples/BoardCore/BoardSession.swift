@@ -238,10 +238,16 @@ package final class BoardSession {
       return .info("undo and redo are not available with --server: the server keeps no history")
     case .undo:
       guard board.undoHistory.canUndo else { return .info("nothing to undo") }
-      return try await change(waitsForSave, .undo, "undone")
+      let before = board.undoSnapshot
+      return try await change(
+        waitsForSave, .undo,
+        "undone: " + BoardText.difference(from: before, to: board.undoSnapshot))
     case .redo:
       guard board.undoHistory.canRedo else { return .info("nothing to redo") }
-      return try await change(waitsForSave, .redo, "redone")
+      let before = board.undoSnapshot
+      return try await change(
+        waitsForSave, .redo,
+        "redone: " + BoardText.difference(from: before, to: board.undoSnapshot))
     case .help:
       return .info(Command.usage)
     case .quit:
@@ -258,14 +264,18 @@ package final class BoardSession {
 
   /// Dispatches a change and waits until it is saved: "saved" is a promise that a crash
   /// (even `kill -9`) keeps. On a server, sends it (shown at once) and waits for its answer.
-  private func change(_ waitsForSave: Bool, _ action: BoardAction, _ done: String) async throws
-    -> Reply
-  {
+  ///
+  /// - Parameter describe: What was done, in words; read once the action is reduced (an undo says
+  ///   what it restored).
+  private func change(
+    _ waitsForSave: Bool, _ action: BoardAction, _ describe: @autoclosure () -> String
+  ) async throws -> Reply {
     if let position = travel?.position { throw CommandError.pausedByDevTools(at: position) }
     let persistence: PersistenceMiddleware<BoardState>
     switch storage {
     case .local(let database): persistence = database.persistence
     case .server(let sync):
+      let done = describe()
       guard waitsForSave else {
         // NB: the full screen shows the change at once and the answer in the status line; a
         // refusal also becomes the last reply.
@@ -278,6 +288,7 @@ package final class BoardSession {
       return .info("\(done) (saved)")
     }
     let (_, outcome) = await store.dispatchWithOutcome(action)
+    let done = describe()
     guard outcome.isReduced else { return .error("\(done): not done: \(outcome)") }
     if case .editCard(let id, _, _) = action { lostEdits[id] = nil }
     guard waitsForSave else { return .info(done) }

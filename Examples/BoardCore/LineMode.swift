@@ -7,30 +7,30 @@ enum LineMode {
   ///
   /// - Parameters:
   ///   - prompt: Printed before each line is read (a terminal in line mode), or `nil`.
-  ///   - write: Where replies go; errors are marked `error:` and counted.
+  ///   - write: Where replies go, the prompt among them; errors are marked `error:` and
+  ///     counted.
   /// - Returns: The number of lines that failed.
   static func run<Lines: AsyncSequence<String, Never>>(
-    _ session: BoardSession, lines: Lines, prompt: String? = nil, write: (String) -> Void
+    _ session: BoardSession, lines: Lines, prompt: String? = nil, write: (Reply) -> Void
   ) async -> Int {
     var failures = 0
-    if let prompt { write(prompt) }
+    if let prompt { write(.info(prompt)) }
     for await line in lines {
-      let parsed: Command?
+      let reply: Reply?
+      let command: Command?
       do {
-        parsed = try CommandParser.parse(line)
+        command = try CommandParser.parse(line)
+        reply = if let command { await session.run(command) } else { nil }
       } catch {
-        write("error: \(error)")
-        failures += 1
-        if let prompt { write(prompt) }
-        continue
+        command = nil
+        reply = .error("\(error)")
       }
-      if let command = parsed {
-        let reply = await session.run(command)
-        write(reply.text)
+      if let reply {
+        write(reply)
         if reply.isError { failures += 1 }
-        if command == .quit { break }
       }
-      if let prompt { write(prompt) }
+      if command == .quit { break }
+      if let prompt { write(.info(prompt)) }
     }
     return failures
   }

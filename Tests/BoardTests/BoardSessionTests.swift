@@ -83,32 +83,95 @@ import Testing
   }
 
   @Test func lineModeRunsEachLineAndCountsTheFailures() async throws {
-    var output: [String] = []
+    var output: [Reply] = []
     let lines = AsyncStream<String> { continuation in
-      for line in ["add Todo One", "bogus", "", "move 1 Doing", "quit", "add Todo Never"] {
-        continuation.yield(line)
-      }
+      let script = [
+        "add Todo One", "bogus", "", "move 1 Doing", "delete 1 2", "quit", "add Todo Never",
+      ]
+      for line in script { continuation.yield(line) }
       continuation.finish()
     }
     let failures = await LineMode.run(session, lines: lines) { output.append($0) }
-    #expect(failures == 1)
+    #expect(failures == 2)
     #expect(
       output == [
-        #"added #1 "One" to Todo (saved)"#,
-        "error: unknown command 'bogus' (type 'help' for the list)",
-        "moved #1 to Doing (saved)",
-        "bye",
+        .info(#"added #1 "One" to Todo (saved)"#),
+        .error("unknown command 'bogus' (type 'help' for the list)"),
+        .info("moved #1 to Doing (saved)"),
+        .error("delete: unexpected '2' (usage: delete CARD; one command per line)"),
+        .info("bye"),
       ])
+    #expect(session.board.cards[1] != nil)
+  }
+
+  @Test func aCommandRefusesWordsAfterItsArguments() throws {
+    let cases = [
+      ("delete 1 2", "delete: unexpected '2' (usage: delete CARD; one command per line)"),
+      ("show 3 4", "show: unexpected '4' (usage: show CARD; one command per line)"),
+      ("undo 2", "undo: unexpected '2' (usage: undo; one command per line)"),
+      ("quit now", "quit: unexpected 'now' (usage: quit; one command per line)"),
+      (
+        "due 1 2026-01-02 3",
+        "due: unexpected '3' (usage: due CARD YYYY-MM-DD|none; one command per line)"
+      ),
+    ]
+    for (line, message) in cases {
+      #expect(throws: CommandError.self, "\(line)") { try CommandParser.parse(line) }
+      do {
+        _ = try CommandParser.parse(line)
+      } catch {
+        #expect("\(error)" == message)
+      }
+    }
+    #expect(try CommandParser.parse("delete 1") == .delete(card: 1))
+    #expect(try CommandParser.parse("stats") == .stats)
+  }
+
+  @Test func undoAndRedoSayWhatTheyRestored() async throws {
+    _ = try await run("add Todo One")
+    _ = try await run("add Todo Two")
+    _ = try await run("move 1 Done")
+    #expect(try await run("undo").text == "undone: #1 now in Todo (saved)")
+    #expect(try await run("undo").text == #"undone: #2 "Two" removed (saved)"#)
+    #expect(try await run("redo").text == #"redone: #2 "Two" restored (saved)"#)
+    _ = try await run("title 2 Second")
+    #expect(try await run("undo").text == #"undone: #2 "Two" edited (saved)"#)
+  }
+
+  @Test func theLineModeNoteSaysWhyWhenOneEndIsATerminal() {
+    #expect(
+      BoardLauncher.lineModeNote(
+        isInputTerminal: true, isOutputTerminal: false, forcesLineMode: false)
+        == "board: line mode, because standard output is not a terminal (the full screen needs "
+        + "both); type help for the commands")
+    #expect(
+      BoardLauncher.lineModeNote(
+        isInputTerminal: false, isOutputTerminal: true, forcesLineMode: false)
+        == "board: line mode, because standard input is not a terminal (the full screen needs both)"
+    )
+    // NB: a script (neither end a terminal), --lines, and the full screen need no note.
+    #expect(
+      BoardLauncher.lineModeNote(
+        isInputTerminal: false, isOutputTerminal: false, forcesLineMode: false)
+        == nil)
+    #expect(
+      BoardLauncher.lineModeNote(
+        isInputTerminal: true, isOutputTerminal: false, forcesLineMode: true)
+        == nil)
+    #expect(
+      BoardLauncher.lineModeNote(
+        isInputTerminal: true, isOutputTerminal: true, forcesLineMode: false)
+        == nil)
   }
 
   @Test func undoAndRedoAreSavedAndSayWhenThereIsNothingLeft() async throws {
     #expect(try await run("undo") == .info("nothing to undo"))
     _ = try await run("add Todo One")
     _ = try await run("move 1 Done")
-    #expect(try await run("undo").text == "undone (saved)")
+    #expect(try await run("undo").text == "undone: #1 now in Todo (saved)")
     #expect(try await database.load().cards[1]?.columnID == 1)
     #expect(try await run("search one").text == "1 card(s) match 'one':\n  #1 One (Todo)")
-    #expect(try await run("redo").text == "redone (saved)")
+    #expect(try await run("redo").text == "redone: #1 now in Done (saved)")
     #expect(try await database.load().cards[1]?.columnID == 3)
     #expect(try await run("redo") == .info("nothing to redo"))
   }

@@ -149,3 +149,18 @@ extension FullScreenTests {
     #expect(screen().last == " Tab next field  ⏎ save  Esc cancel")
   }
 }
+
+/// A key that has nothing to act on says so.
+extension FullScreenTests {
+  @Test func cardKeysOnAnEmptyColumnSaySo() async throws {
+    for (key, verb) in [("e", "edit"), ("m", "move"), ("d", "delete")] as [(Character, String)] {
+      await press(.character(key))
+      #expect(screen()[18].hasPrefix(" no card in Todo to \(verb): n adds one"))
+    }
+    await press(.enter)
+    #expect(screen()[18].hasPrefix(" no card in Todo to open: n adds one"))
+    #expect(navigation.top.isBoard)
+    await press(.right)
+    #expect(!screen()[18].contains("no card"))
+  }
+}

@@ -75,11 +75,16 @@ import Testing
     #expect(second.out.contains("#3 Ship it"))
   }
 
-  @Test func badInputIsNamedAndMakesTheExitStatusNonZero() throws {
-    let result = try run(["--db", databasePath], input: "frobnicate\nmove 42 Done\n")
+  @Test func badInputIsNamedOnStandardErrorAndMakesTheExitStatusNonZero() throws {
+    let result = try run(["--db", databasePath], input: "frobnicate\nmove 42 Done\nlist\n")
     #expect(result.status == 1)
-    #expect(result.out.contains("error: unknown command 'frobnicate' (type 'help' for the list)"))
-    #expect(result.out.contains("error: there is no card #42"))
+    // NB: errors on standard error, replies on standard output: a script tells them apart.
+    #expect(result.err.contains("error: unknown command 'frobnicate' (type 'help' for the list)"))
+    #expect(result.err.contains("error: there is no card #42"))
+    #expect(!result.out.contains("error:"))
+    #expect(result.out.contains("Todo (0)"))
+    // NB: neither end is a terminal (a script): no note about line mode.
+    #expect(!result.err.contains("line mode, because"))
   }
 
   @Test func aFileThatIsNotADatabaseIsRefusedAndLeftUntouched() throws {
@@ -114,12 +119,15 @@ import Testing
     #expect(after.out.contains("#1 Survivor"))
   }
 
-  @Test func helpListsBothModes() throws {
-    let result = try run(["--help"], input: "")
-    #expect(result.status == 0)
+  @Test(arguments: [["--help"], ["--", "--help"]])
+  func helpListsBothModes(_ arguments: [String]) throws {
+    // NB: `swift run board -- --help` passes the `--` on.
+    let result = try run(arguments, input: "")
+    #expect(result.status == 0, "\(result.err)")
     #expect(result.out.contains("Full screen when standard input and output are a terminal"))
     #expect(result.out.contains("Line mode otherwise"))
     #expect(result.out.contains("move CARD COLUMN"))
+    #expect(result.out.contains("PgDn / PgUp"))
   }
 
   @Test func devToolsRecordTheSessionAndServeThePageOnLoopback() throws {

@@ -2,6 +2,8 @@
 enum CommandError: Error, Equatable, CustomStringConvertible {
   case unknownCommand(String)
   case missingArgument(command: String, usage: String)
+  /// A word after the last argument a command takes (`delete 1 2`): one command per line.
+  case unexpectedArgument(command: String, argument: String, usage: String)
   case notACardNumber(String)
   case noSuchCard(Int)
   case noSuchColumn(String, known: [String])
@@ -21,6 +23,8 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
       "unknown command '\(word)' (type 'help' for the list)"
     case .missingArgument(let command, let usage):
       "\(command): missing argument (usage: \(usage))"
+    case .unexpectedArgument(let command, let argument, let usage):
+      "\(command): unexpected '\(argument)' (usage: \(usage); one command per line)"
     case .notACardNumber(let text):
       "'\(text)' is not a card number (cards are shown as #3; type 3)"
     case .noSuchCard(let id):

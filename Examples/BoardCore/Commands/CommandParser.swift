@@ -17,6 +17,11 @@ enum CommandParser {
       }
       return value
     }
+    /// Refuses words after the first `count` arguments.
+    func nothing(after count: Int, _ usage: String) throws(CommandError) {
+      guard arguments.count > count else { return }
+      throw .unexpectedArgument(command: name, argument: arguments[count], usage: usage)
+    }
     func card(_ usage: String) throws(CommandError) -> Int {
       let text = try required(arguments.first, usage)
       guard let id = Int(text.trimmingPrefix("#")), id > 0 else { throw .notACardNumber(text) }
@@ -42,23 +47,28 @@ enum CommandParser {
       let usage = "due CARD YYYY-MM-DD|none"
       let id = try card(usage)
       let text = try required(arguments.dropFirst().first, usage)
+      try nothing(after: 2, usage)
       return .edit(card: id, [.due(try date(text))])
     case "delete", "rm":
+      try nothing(after: 1, "delete CARD")
       return .delete(card: try card("delete CARD"))
     case "show", "open":
+      try nothing(after: 1, "show CARD")
       return .show(card: try card("show CARD"))
     case "list", "ls":
       return .list(column: rest(from: 0))
     case "search", "/":
       return .search(try required(rest(from: 0), "search TEXT"))
-    case "stats": return .stats
     case "column", "col":
       return try column(arguments)
-    case "undo", "u": return .undo
-    case "redo", "r": return .redo
-    case "help", "?": return .help
-    case "quit", "exit", "q": return .quit
-    default: throw .unknownCommand(words[0])
+    default:
+      let commands: [String: Command] = [
+        "stats": .stats, "undo": .undo, "u": .undo, "redo": .redo, "r": .redo, "help": .help,
+        "?": .help, "quit": .quit, "exit": .quit, "q": .quit,
+      ]
+      guard let command = commands[name] else { throw .unknownCommand(words[0]) }
+      try nothing(after: 0, name)
+      return command
     }
   }
 

@@ -48,6 +48,45 @@ enum BoardText {
     return (["cards per column:"] + columns + ["cards per tag:"] + tags).joined(separator: "\n")
   }
 
+  /// What changed between two boards, in words, the first few changes: what an undo or a redo
+  /// restored ("#3 now in Todo", "#4 \"Fix bug\" removed").
+  ///
+  /// - Complexity: O(*n*) for *n* cards: done once per undo, never per frame.
+  static func difference(from before: BoardState.Snapshot, to after: BoardState.Snapshot)
+    -> String
+  {
+    var changes: [String] = []
+    for card in after.cards {
+      guard let old = before.cards[card.id] else {
+        changes.append("#\(card.id) \(quoted(card.title)) restored")
+        continue
+      }
+      guard old != card else { continue }
+      changes.append(
+        old.columnID != card.columnID
+          ? "#\(card.id) now in \(after.columns[card.columnID]?.name ?? "?")"
+          : "#\(card.id) \(quoted(card.title)) edited")
+    }
+    for card in before.cards where after.cards[card.id] == nil {
+      changes.append("#\(card.id) \(quoted(card.title)) removed")
+    }
+    for column in after.columns where before.columns[column.id] != column {
+      changes.append(
+        "column \(column.name) \(before.columns[column.id] == nil ? "restored" : "renamed")")
+    }
+    for column in before.columns where after.columns[column.id] == nil {
+      changes.append("column \(column.name) removed")
+    }
+    guard !changes.isEmpty else { return "no change" }
+    let shown = changes.prefix(3).joined(separator: ", ")
+    return changes.count > 3 ? shown + " and \(changes.count - 3) more" : shown
+  }
+
+  /// A title in quotes, cut to a length a reply line can hold.
+  static func quoted(_ title: String) -> String {
+    "\"" + (title.count > 40 ? title.prefix(39) + "…" : title) + "\""
+  }
+
   /// `text` on one line, as a field holds it: each line end and tab a space, other control
   /// characters dropped (a paste may hold any of them).
   ///

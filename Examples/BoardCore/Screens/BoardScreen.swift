@@ -16,6 +16,8 @@ struct BoardScreen: FeatureReducer {
     var pageRows = 10
     /// A question the next key answers.
     var prompt: Prompt?
+    /// Why the last key did nothing (a card key on an empty column), until the next key.
+    var notice: String?
     /// Set by `q`: the full screen ends after this key.
     var wantsToQuit = false
     var detail: CardDetailScreen.State?
@@ -63,6 +65,15 @@ struct BoardScreen: FeatureReducer {
     }
     let selection = BoardSelection(state, on: session)
     let lastRow = max(selection.cards.count - 1, 0)
+    state.notice = nil
+    if selection.card == nil,
+      [.enter, .character("e"), .character("m"), .character("d")].contains(key)
+    {
+      state.notice =
+        selection.columnName.map { "no card in \($0) to \(Self.verb(of: key)): n adds one" }
+        ?? "no column: add one in line mode (board --lines)"
+      return .none
+    }
     switch key {
     case .left, .character("h"):
       state.column = max(selection.column - 1, 0)
@@ -135,6 +146,16 @@ struct BoardScreen: FeatureReducer {
       }
     default:
       return .none  // any other key cancels
+    }
+  }
+
+  /// What a card key does, in words.
+  private static func verb(of key: Key) -> String {
+    switch key {
+    case .character("e"): "edit"
+    case .character("m"): "move"
+    case .character("d"): "delete"
+    default: "open"
     }
   }
 

@@ -42,6 +42,7 @@ enum StatusLine {
         return ("move #\(id) to: \(columns.joined(separator: "  ")) (other key: cancel)", false)
       }
     }
+    if case .board = screen, let notice = root.notice { return (notice, false) }
     if case .form(let form) = screen, let error = form.state.error { return (error, true) }
     guard let reply = session.lastReply else { return ("", false) }
     // NB: a refusal stays in view after later successes, until another one replaces it.
