@@ -5,9 +5,9 @@
 # Usage: Scripts/docs.sh [MODULE ...]   (default: every module; a module's dependencies come too,
 #                                        since its cross-module links resolve against their archives)
 #
-# Symbol graphs come from `swift package dump-symbol-graph`, built with Scripts/test.sh's flags,
-# so after test.sh the build step is a no-op and this takes seconds; on a fresh tree it builds
-# each package as test.sh does (tests included), and test.sh then finds them built.
+# Symbol graphs come from `swift package dump-symbol-graph`, after a build with Scripts/test.sh's
+# flags, so after test.sh the build step is a no-op and this takes seconds; on a fresh tree it
+# builds each package as test.sh does (tests included), once, and test.sh then finds them built.
 #
 # Linking to another module's symbol: write ``/ReduxCore/Store`` (leading slash, module first).
 # Each module is converted with its dependencies' archives as `--dependency` (DocC's external link
@@ -106,21 +106,20 @@ for module in "${order[@]}"; do
   dumped[$package]=1
   echo "==> ${package/#./the root package}: symbol graphs"
   start=$SECONDS
+  # NB: dump-symbol-graph builds the library targets only, but also extracts the test modules,
+  # and fails when those were never built (a fresh tree): build as test.sh does first (nothing
+  # to do once built), rather than let a first attempt fail and build again.
+  if ! swift build --package-path "$package" --scratch-path "$scratch" --build-tests \
+    -Xswiftc -warnings-as-errors $(traits "$package") >"$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "docs: building $package failed"
+    exit 1
+  fi
+  echo "    (built in $((SECONDS - start)) s)"
   if ! dump_symbol_graphs "$package"; then
-    # NB: dump-symbol-graph builds the library targets only, but also extracts the test modules,
-    # and fails when those were never built (a fresh tree): build as test.sh does, then retry.
-    echo "==> ${package/#./the root package}: build with tests first"
-    if ! swift build --package-path "$package" --scratch-path "$scratch" --build-tests \
-      -Xswiftc -warnings-as-errors $(traits "$package") >"$log" 2>&1; then
-      tail -n 40 "$log"
-      echo "docs: building $package failed"
-      exit 1
-    fi
-    if ! dump_symbol_graphs "$package"; then
-      tail -n 40 "$log"
-      echo "docs: extracting the symbol graphs of $package failed"
-      exit 1
-    fi
+    tail -n 40 "$log"
+    echo "docs: extracting the symbol graphs of $package failed"
+    exit 1
   fi
   graphs=$(sed -n 's/^Files written to //p' "$log")
   if [ ! -d "$graphs" ]; then

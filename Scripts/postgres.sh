@@ -29,8 +29,10 @@ start)
   if [ -z "$(bin_dir)" ]; then
     SUDO=$([ "$(id -u)" -eq 0 ] || echo sudo)
     {
-      $SUDO apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql
+      # NB: waits for another apt's lock rather than failing at once.
+      $SUDO apt-get -o DPkg::Lock::Timeout=300 update -qq
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
+        postgresql
     } >&2
   fi
   bin=$(bin_dir)
