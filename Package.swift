@@ -7,6 +7,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
     .library(name: "ReduxKit", targets: ["ReduxKit"]),
+    .library(name: "ReduxKitTesting", targets: ["ReduxKitTesting"]),
     .executable(name: "counter", targets: ["Counter"]),
     .executable(name: "inbox", targets: ["Inbox"]),
     .executable(name: "board", targets: ["Board"]),
@@ -44,6 +45,14 @@ let package = Package(
         .product(name: "FeatureKit", package: "FeatureKit"),
         .product(name: "DevTools", package: "DevTools"),
         .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // The packages' testing modules in one, for an app's test target.
+    .target(
+      name: "ReduxKitTesting",
+      dependencies: [
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+        .product(name: "FeatureKitTesting", package: "FeatureKit"),
       ]
     ),
     .executableTarget(

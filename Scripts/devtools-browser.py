@@ -210,7 +210,8 @@ class Demo:
 
 
 class Board:
-    """`board --lines --devtools`: commands on its standard input, replies on its output."""
+    """`board --lines --devtools`: commands on its standard input, replies on its output and
+    errors on its standard error, read as one stream of lines."""
 
     def __init__(self, binary):
         self.folder = tempfile.mkdtemp(prefix="devtools-board-")
@@ -219,14 +220,15 @@ class Board:
              "--devtools", "127.0.0.1:0", "--devtools-token", "e2e-token"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         self.replies = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
         line = self.process.stderr.readline()
         if not line.startswith("DevTools: "):
             raise RuntimeError(f"board said {line!r} instead of the page's address")
         self.url = line.split(" ", 1)[1].strip()
+        threading.Thread(target=self._read, args=(self.process.stderr,), daemon=True).start()
 
-    def _read(self):
-        for line in self.process.stdout:
+    def _read(self, stream):
+        for line in stream:
             self.replies.put(line.rstrip("\n"))
 
     def run(self, command, until):

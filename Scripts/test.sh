@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds every package with warnings as errors and runs its tests, then the root package's, then
-# the same suites under the sanitizers (Scripts/sanitize.sh). Stops at the first failure. Ends
-# with one line: "N passed, N failed".
+# Builds every package with warnings as errors and runs its tests, then the root package's, the
+# board end to end (tmux), the DevTools pages (Chromium), the README's app (Scripts/readme.sh),
+# then the same suites under the sanitizers (Scripts/sanitize.sh). Stops at the first failure.
+# Ends with one line: "N passed, N failed".
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -96,6 +97,10 @@ run_script "DevTools: the page in a browser" python3 Scripts/devtools-browser.py
   "$scratch/debug/reduxkit-devtools-demo"
 run_script "DevTools: the board's page in a browser" python3 Scripts/devtools-browser.py \
   --board "$scratch/debug/board"
+
+# The app README.md shows a newcomer, built, run and tested as written, on a clone under
+# another folder name.
+run_script "README: your own app" Scripts/readme.sh
 
 # The same suites under ThreadSanitizer and AddressSanitizer/LeakSanitizer (not counted twice:
 # a sanitizer's report, or a planted fault it misses, counts as one failure).
