@@ -392,9 +392,11 @@ def board_checks(binary, screenshot, check):
                 raise RuntimeError(f"the board lists {listed!r}")
 
         def export_import():
-            # The session exported from the page, imported back as a file a person picks.
+            # The session exported from the page, imported back as a file a person picks: the
+            # start, three changes, and the resume's own action (its pass saves what the travel
+            # changed).
             browser.evaluate(IMPORT_EXPORTED.replace("NAME", "board.jsonl"))
-            browser.wait_for("document.getElementById('travel').innerText === 'imported board.jsonl: 4 records'",
+            browser.wait_for("document.getElementById('travel').innerText === 'imported board.jsonl: 5 records'",
                              "the imported session")
             if not browser.evaluate("document.getElementById('jump').disabled"):
                 raise RuntimeError("the time travel controls are on for an imported session")

@@ -70,7 +70,7 @@ package final class BoardSession {
     self.recorder = recorder
     recorder?.start(from: store)
     travel = recorder.map { recorder in
-      BoardTimeTravel(store: store, recorder: recorder) { start in
+      BoardTimeTravel(store: store, recorder: recorder, resumeAction: .travelResumed) { start in
         // NB: a skipped action is recomputed by the board's reducers alone: nothing saved,
         // no query run, until the travel resumes.
         Store(initialState: BoardState(restoring: start), reducers: Self.replayedReducers)

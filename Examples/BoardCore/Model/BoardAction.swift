@@ -23,6 +23,9 @@ package enum BoardAction: ReduxAction, Codable {
   case remoteColumns(RemoteChanges<Column>)
   /// Cards another board on the same file changed, or the file's cards of a settled conflict.
   case remoteCards(RemoteChanges<Card>)
+  /// DevTools' time travel resumed: changes nothing, and its pass saves the board it brought
+  /// back (without a skipped action) at once.
+  case travelResumed
 }
 
 /// One change to a card's fields.

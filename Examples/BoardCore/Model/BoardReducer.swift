@@ -41,6 +41,8 @@ let boardReducer = AnyReducer<BoardState, BoardAction>(id: "board") { context in
     state.columns[id] = nil
   case .undo, .redo:
     break  // boardHistory handles them
+  case .travelResumed:
+    break  // the persistence reducer, last, saves what the travel changed
   case .serverBoard(let columns, let cards):
     // NB: restored, so that the differences are recorded: the query invalidation sees them.
     state.columns.restore(from: columns)
@@ -60,7 +62,7 @@ let boardHistory = AnyReducer<BoardState, BoardAction>.undoHistory { action in
   switch action {
   case .undo: .undo
   case .redo: .redo
-  case .serverBoard, .remoteColumns, .remoteCards: .ignore
+  case .serverBoard, .remoteColumns, .remoteCards, .travelResumed: .ignore
   default: .record
   }
 }

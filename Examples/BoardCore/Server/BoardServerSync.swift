@@ -321,7 +321,7 @@ package final class BoardServerSync {
       }
     case .undo, .redo:
       throw .refused(status: 0, message: "undo and redo are not available with --server")
-    case .serverBoard, .remoteColumns, .remoteCards:
+    case .serverBoard, .remoteColumns, .remoteCards, .travelResumed:
       throw .refused(status: 0, message: "\(action) is the board's own, not a change to send")
     }
   }

@@ -9,6 +9,10 @@ public struct DevToolsRecord: Sendable, Hashable, Codable {
     case feature
     /// A `QueryClient` event: a fetch, a hit, an invalidation, a collection.
     case query
+    /// Time travel resumed with actions left out: the payload lists the skipped entries'
+    /// indices, the state is the recomputed one the store went on from. A replay recomputes
+    /// there too, so that it ends where the app did.
+    case travel
   }
 
   /// What happened to an action.

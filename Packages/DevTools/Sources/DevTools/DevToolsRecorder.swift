@@ -173,6 +173,20 @@ public final class DevToolsRecorder<
       outcome: nil, duration: nil, snapshot: nil)
   }
 
+  /// Records that time travel resumed on a state recomputed without the entries `skipped`
+  /// (a ``DevToolsRecord/Kind/travel`` entry): a session file or an export then replays to the
+  /// state the app went on from.
+  ///
+  /// - Parameters:
+  ///   - skipped: The indices of the entries left out.
+  ///   - snapshot: The state the store resumed on.
+  public func recordResume(skipping skipped: [Int], on snapshot: Snapshot) {
+    buffer.append(
+      kind: .travel, name: "resumed without #" + skipped.map(String.init).joined(separator: ", #"),
+      action: nil, payload: .array(skipped.map { .number(Double($0)) }), source: .named("devtools"),
+      outcome: nil, duration: nil, snapshot: snapshot)
+  }
+
   // MARK: - Reading
 
   /// The snapshot the recorder takes, of `store`'s state now.

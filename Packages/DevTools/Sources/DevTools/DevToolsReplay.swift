@@ -14,7 +14,10 @@ public import ReduxCore
 /// Every action the store ran is dispatched again in its recorded order, those its middlewares
 /// and resolvers dispatched included, so the store to replay into should have the app's
 /// reducers and no middleware with side effects. Refused actions and other events are skipped.
-/// With time taken from the actions (or an injected clock), a replay is deterministic.
+/// Where time travel resumed without some actions (a ``DevToolsRecord/Kind/travel`` record),
+/// the replay recomputes as the app did: a fresh store from the start, the actions so far but
+/// those, and on from there. With time taken from the actions (or an injected clock), a replay
+/// is deterministic.
 public enum DevToolsReplay {
   /// The first action whose state after it differs from the recorded one.
   public struct Divergence: Sendable, CustomStringConvertible {
@@ -40,7 +43,7 @@ public enum DevToolsReplay {
   public struct Report: Sendable {
     /// Actions dispatched again.
     public let replayed: Int
-    /// Records not replayed: refusals and events.
+    /// Records not replayed: refusals and events (a time travel's record is replayed).
     public let skipped: Int
     /// The first divergence, or `nil` when every replayed state matches.
     public let divergence: Divergence?
@@ -63,9 +66,13 @@ public enum DevToolsReplay {
     makeStore: @MainActor (_ start: JSONValue?) throws -> Store<State, Action>,
     snapshot: @MainActor (State.ReadOnly) -> Snapshot
   ) async throws -> Report {
-    var plan: [(record: DevToolsRecord, action: Action)] = []
+    var plan: [(record: DevToolsRecord, action: Action?)] = []
     var skipped = 0
     for (offset, record) in session.records.enumerated() where record.index > 0 {
+      if record.kind == .travel {
+        plan.append((record, nil))
+        continue
+      }
       guard record.kind == .action, record.outcome != .refused, let payload = record.payload
       else {
         skipped += 1
@@ -78,12 +85,27 @@ public enum DevToolsReplay {
         throw DevToolsSessionError.unknownAction(line: offset + 2, name: record.name)
       }
     }
-    let store = try makeStore(session.record(0)?.state)
+    let start = session.record(0)?.state
+    var store = try makeStore(start)
     defer { store.shutdown() }
+    var ran: [(index: Int, action: Action)] = []
     var replayed = 0
     for (record, action) in plan {
-      let state = await store.dispatchWithResult(action)
-      replayed += 1
+      let state: State.ReadOnly
+      if let action {
+        state = await store.dispatchWithResult(action)
+        ran.append((record.index, action))
+        replayed += 1
+      } else {
+        // NB: the app resumed on a state recomputed without these entries: so does the replay.
+        let left = Set(try record.payload?.decode([Int].self) ?? [])
+        store.shutdown()
+        store = try makeStore(start)
+        for (index, action) in ran where !left.contains(index) {
+          _ = await store.dispatchWithResult(action)
+        }
+        state = store.state
+      }
       guard let recorded = record.state else { continue }
       let now = try JSONValue(encoding: snapshot(state))
       if now != recorded {

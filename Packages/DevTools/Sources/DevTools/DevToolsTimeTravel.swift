@@ -5,9 +5,11 @@ public import ReduxCore
 /// meanwhile), step back and forth, skip an action and recompute the rest without it, resume.
 /// The app shows whatever the store's state is, so it shows the travelled state.
 ///
-/// The state is put back through ReduxCore's `UndoableState` (as an undo does: the difference is recorded,
-/// so observers show it and persistence saves it with the next action), from the snapshots the
-/// recorder took: record the state's `undoSnapshot`.
+/// The state is put back through ReduxCore's `UndoableState` (as an undo does: the difference is
+/// recorded, so observers show it), from the snapshots the recorder took: record the state's
+/// `undoSnapshot`. Persistence saves what a reducer pass hands it: give the travel a
+/// `resumeAction` (one the reducers ignore), dispatched on ``resume()``, so that the present
+/// (without a skipped action) is saved at once rather than with the app's next action.
 ///
 /// ```swift
 /// let travel = DevToolsTimeTravel(store: store, recorder: recorder) { start in
@@ -30,6 +32,7 @@ public final class DevToolsTimeTravel<
   @ObservationIgnored private let store: Store<State, Action>
   @ObservationIgnored private let recorder: DevToolsRecorder<State, Action, Snapshot>
   @ObservationIgnored private let makeStore: @MainActor (Snapshot) -> Store<State, Action>
+  @ObservationIgnored private let resumeAction: Action?
   /// The state to come back to: the live one when the travel began, or the recomputed one.
   @ObservationIgnored private var present: Snapshot?
   /// The undo history of the recomputed state: the live one's holds states with the skipped
@@ -42,14 +45,20 @@ public final class DevToolsTimeTravel<
   /// - Parameters:
   ///   - store: The live store, whose inspector is `recorder`.
   ///   - recorder: Its recorder, which took `undoSnapshot` as the snapshot.
+  ///   - resumeAction: Dispatched by ``resume()`` once the present is back, so that its
+  ///     reducer pass hands what the travel changed to persistence (a middleware or reducer that
+  ///     saves the state's changes) at once; an action the app's reducers ignore (and its undo
+  ///     history does not record). Without it, those changes wait for the app's next action.
   ///   - makeStore: A store with the app's reducers (no side effects) starting from a snapshot,
   ///     to recompute the state when an action is skipped.
   public init(
     store: Store<State, Action>, recorder: DevToolsRecorder<State, Action, Snapshot>,
+    resumeAction: Action? = nil,
     makeStore: @escaping @MainActor (Snapshot) -> Store<State, Action>
   ) {
     self.store = store
     self.recorder = recorder
+    self.resumeAction = resumeAction
     self.makeStore = makeStore
   }
 
@@ -136,14 +145,24 @@ public final class DevToolsTimeTravel<
 
   /// Shows the present again (the recomputed one if an action was skipped, with the undo
   /// history of the recomputation, so that an undo steps back through the timeline without
-  /// the skipped action) and runs the actions held meanwhile.
+  /// the skipped action), runs the actions held meanwhile, then dispatches the
+  /// `resumeAction`, if any.
   public func resume() {
     guard store.isPaused else { return }
-    if let present { store.restoreWhilePaused(present, undoHistory: presentHistory) }
+    if let present {
+      store.restoreWhilePaused(present, undoHistory: presentHistory)
+      // NB: recomputed without skipped entries: the recording says so, for a replay.
+      if presentHistory != nil, !skipped.isEmpty {
+        recorder.recordResume(skipping: skipped.sorted(), on: present)
+      }
+    }
     present = nil
     presentHistory = nil
     position = nil
     store.resume()
+    // NB: a refusal (a full queue, a store shut down) reaches the store's onLog; the changes
+    // then wait for the next action.
+    if let resumeAction { store.dispatch(resumeAction) }
   }
 }
 
