@@ -41,14 +41,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Starts the board in a fresh 100x30 session named "board".
-start() {
+# Starts the board full screen on $1 in a fresh 100x30 session named "board".
+start_on() {
   target=board
   tm kill-session -t board 2>/dev/null
   tm new-session -d -s board -x 100 -y 30 \
-    "$board --db '$db' --log '$work/board.log'; echo \"exit status \$?\"; sleep 600"
+    "$board --db '$1' --log '$work/board.log'; echo \"exit status \$?\"; sleep 600"
   wait_for "ReduxKit board · Board"
 }
+
+# Starts the board in a fresh 100x30 session named "board", on the scenarios' database.
+start() { start_on "$db"; }
 
 # The tmux session the helpers below read and type into.
 target=board
@@ -352,14 +355,6 @@ devtools_time_travel() {
 # clock, barely depends on the machine's load.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-# Starts the board full screen on $1 in the session "board".
-start_on() {
-  target=board
-  tm kill-session -t board 2>/dev/null
-  tm new-session -d -s board -x 100 -y 30 \
-    "$board --db '$1' --log '$work/board.log'; echo \"exit status \$?\"; sleep 600"
-  wait_for "ReduxKit board · Board"
-}
 
 # 100,000 characters pasted (tmux pastes them bracketed, as a terminal does once the board asks)
 # into a new card: one insertion, the field shows its end, the keys after it cost what a key
