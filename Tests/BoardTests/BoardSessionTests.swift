@@ -175,4 +175,18 @@ import Testing
     #expect(try await database.load().cards[1]?.columnID == 3)
     #expect(try await run("redo") == .info("nothing to redo"))
   }
+
+  @Test func theDefaultFileIsUnderXDGDataHomeElseHomesLocalShare() {
+    // What the README's `sqlite3 ~/.local/share/reduxkit-board/board.sqlite` relies on: the
+    // shell's `~` is HOME.
+    #expect(
+      BoardDatabase.defaultPath(environment: ["HOME": "/home/ada"])
+        == "/home/ada/.local/share/reduxkit-board/board.sqlite")
+    #expect(
+      BoardDatabase.defaultPath(environment: ["HOME": "/home/ada", "XDG_DATA_HOME": "/data"])
+        == "/data/reduxkit-board/board.sqlite")
+    #expect(
+      BoardDatabase.defaultPath(environment: ["HOME": "/home/ada", "XDG_DATA_HOME": ""])
+        == "/home/ada/.local/share/reduxkit-board/board.sqlite")
+  }
 }

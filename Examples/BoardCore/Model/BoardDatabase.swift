@@ -110,12 +110,16 @@ package final class BoardDatabase {
   }
 
   /// The default place of the board's file: `$XDG_DATA_HOME/reduxkit-board/board.sqlite`
-  /// (`~/.local/share` without XDG_DATA_HOME).
-  package nonisolated static func defaultPath() -> String {
-    let environment = ProcessInfo.processInfo.environment
+  /// (`$HOME/.local/share` without XDG_DATA_HOME, as the XDG specification says).
+  package nonisolated static func defaultPath(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    // NB: HOME before NSHomeDirectory(), which on Linux is the password file's home: a shell's
+    // `~` (and `HOME=… board`) would otherwise name another file than the board's.
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     let dataHome =
       environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+      ?? (home as NSString).appendingPathComponent(".local/share")
     return (dataHome as NSString).appendingPathComponent("reduxkit-board/board.sqlite")
   }
 }

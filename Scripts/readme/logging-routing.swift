@@ -1,0 +1,3 @@
+// What README.md's log routing example takes as given.
+import Logging
+import ReduxKit

@@ -1,0 +1,2 @@
+// What README.md's index example takes as given.
+import PersistenceSQLite
