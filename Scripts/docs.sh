@@ -4,10 +4,15 @@
 #
 # Usage: Scripts/docs.sh [MODULE ...]   (default: every module; a module's dependencies come too,
 #                                        since its cross-module links resolve against their archives)
+#        Scripts/docs.sh --graphs PACKAGE  (only the symbol graphs of PACKAGE, kept for a later run)
 #
 # Symbol graphs come from `swift package dump-symbol-graph`, after a build with Scripts/test.sh's
-# flags, so after test.sh the build step is a no-op and this takes seconds; on a fresh tree it
-# builds each package as test.sh does (tests included), once, and test.sh then finds them built.
+# flags, so after test.sh the build step is a no-op. With REDUXKIT_DOCS=1, test.sh itself keeps
+# each package's graphs (`--graphs`) right after its tests and converts them at the end (CI's
+# way): each package is then built once, and the shared build folder never goes back to a
+# package it left (SwiftPM deletes the checkouts a package does not need, and compiles them
+# again when a later package does). test.sh runs this with REDUXKIT_KEPT_GRAPHS=1, which takes
+# the graphs it kept; otherwise they are dumped again.
 #
 # Linking to another module's symbol: write ``/ReduxCore/Store`` (leading slash, module first).
 # Each module is converted with its dependencies' archives as `--dependency` (DocC's external link
@@ -61,7 +66,9 @@ for row in "${table[@]}"; do
   dependencies_of[$module]=${dependencies:-}
 done
 
-if [ "$#" -eq 0 ]; then
+if [ "${1:-}" = --graphs ]; then
+  : # one package's graphs, below
+elif [ "$#" -eq 0 ]; then
   for module in "${order[@]}"; do selected[$module]=1; done
 else
   for module in "$@"; do
@@ -83,8 +90,10 @@ is_enforced() {
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 output="$root/.build/docs"
-rm -rf "$output"
-mkdir -p "$output/modules"
+if [ "${1:-}" != --graphs ]; then
+  rm -rf "$output"
+  mkdir -p "$output/modules"
+fi
 problems=0
 
 # 1. Symbol graphs, one dump per package (a dump writes every module of the package). Its build
@@ -97,15 +106,10 @@ dump_symbol_graphs() {
 traits() {
   [ "$1" != . ] || echo "--traits DevToolsServer"
 }
-declare -A dumped
-log="$work/dump.log"
-for module in "${order[@]}"; do
-  [ -n "${selected[$module]:-}" ] || continue
-  package=${package_of[$module]}
-  [ -z "${dumped[$package]:-}" ] || continue
-  dumped[$package]=1
+# Keeps the symbol graphs of `package` in $kept/$package (built first, as test.sh builds it).
+keep_graphs() {
+  local package=$1 start=$SECONDS graphs
   echo "==> ${package/#./the root package}: symbol graphs"
-  start=$SECONDS
   # NB: dump-symbol-graph builds the library targets only, but also extracts the test modules,
   # and fails when those were never built (a fresh tree): build as test.sh does first (nothing
   # to do once built), rather than let a first attempt fail and build again.
@@ -115,7 +119,6 @@ for module in "${order[@]}"; do
     echo "docs: building $package failed"
     exit 1
   fi
-  echo "    (built in $((SECONDS - start)) s)"
   if ! dump_symbol_graphs "$package"; then
     tail -n 40 "$log"
     echo "docs: extracting the symbol graphs of $package failed"
@@ -127,9 +130,35 @@ for module in "${order[@]}"; do
     echo "docs: cannot find where dump-symbol-graph wrote the symbol graphs of $package"
     exit 1
   fi
-  mkdir -p "$work/graphs/$package"
-  cp "$graphs"/*.symbols.json "$work/graphs/$package/"
+  rm -rf "${kept:?}/$(kept_name "$package")"
+  mkdir -p "$kept/$(kept_name "$package")"
+  cp "$graphs"/*.symbols.json "$kept/$(kept_name "$package")/"
   echo "    ($((SECONDS - start)) s)"
+}
+# Graphs kept by `--graphs` (test.sh's REDUXKIT_DOCS=1), per package.
+kept="$scratch/kept-symbol-graphs"
+kept_name() {
+  if [ "$1" = . ]; then echo root; else echo "$1"; fi
+}
+log="$work/dump.log"
+if [ "${1:-}" = --graphs ]; then
+  keep_graphs "${2:?usage: Scripts/docs.sh --graphs PACKAGE}"
+  exit 0
+fi
+use_kept=${REDUXKIT_KEPT_GRAPHS:-}
+declare -A dumped
+for module in "${order[@]}"; do
+  [ -n "${selected[$module]:-}" ] || continue
+  package=${package_of[$module]}
+  [ -z "${dumped[$package]:-}" ] || continue
+  dumped[$package]=1
+  if [ -n "$use_kept" ] && [ -d "$kept/$(kept_name "$package")" ]; then
+    echo "==> ${package/#./the root package}: symbol graphs kept by test.sh"
+  else
+    keep_graphs "$package"
+  fi
+  mkdir -p "$work/graphs/$package"
+  cp "$kept/$(kept_name "$package")"/*.symbols.json "$work/graphs/$package/"
 done
 
 # 2. Per module: doc-comment coverage, then the DocC archive, warnings as errors.

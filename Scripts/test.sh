@@ -55,18 +55,55 @@ run_tests() {
   fi
 }
 
+# With REDUXKIT_DOCS=1 (CI), each package's symbol graphs are kept right after its tests, and the
+# DocC documentation is made from them once every package is tested (Scripts/docs.sh).
+docs=${REDUXKIT_DOCS:-}
+if [ -n "$docs" ]; then rm -rf "$scratch/kept-symbol-graphs"; fi
+keep_graphs() {
+  [ -n "$docs" ] || return 0
+  if ! Scripts/docs.sh --graphs "$1"; then
+    failed=$((failed + 1))
+    finish 1
+  fi
+}
+
+# The packages, in an order where few need a dependency an earlier one made SwiftPM delete:
+# building a package deletes the checkouts of the shared folder that it does not need, and a
+# later package that needs one clones it again and compiles it, and what depends on it, again.
+# The small ones first; then GRDB's, then SwiftNIO's; the root last (it needs almost everything,
+# and the README's examples after it need nothing more). DevToolsServer needs no GRDB, so the
+# root clones GRDB again: the one package compiled twice.
+packages=(
+  Packages/ReduxCore Packages/EntityTracking Packages/QueryCache Packages/DevTools
+  Packages/FeatureKit Packages/Persistence Packages/PersistencePostgres
+  # The board's HTTP server (a package of its own: Hummingbird and postgres-nio): its API on
+  # SQLite, and three instances over one PostgreSQL database when the server is there.
+  Examples/BoardServer
+  Packages/DevToolsServer
+  .
+)
 for manifest in Packages/*/Package.swift; do
-  package=$(dirname "$manifest")
-  run_tests "$package" --package-path "$package"
+  [[ " ${packages[*]} " == *" $(dirname "$manifest") "* ]] \
+    || { echo "test.sh: $(dirname "$manifest") is missing from its list of packages"; finish 1; }
 done
-
-# NB: with the board's DevTools page (a trait off by default: `swift run board` builds no HTTP
-# stack), which the browser tests below drive.
-run_tests "ReduxKit (root)" --package-path "$root" --traits DevToolsServer
-
-# The board's HTTP server (a package of its own: Hummingbird and postgres-nio): its API on
-# SQLite, and three instances over one PostgreSQL database when the server is there.
-run_tests "Examples/BoardServer" --package-path "$root/Examples/BoardServer"
+for package in "${packages[@]}"; do
+  if [ "$package" = . ]; then
+    # NB: with the board's DevTools page (a trait off by default: `swift run board` builds no
+    # HTTP stack), which the browser tests below drive.
+    run_tests "ReduxKit (root)" --package-path "$root" --traits DevToolsServer
+  else
+    run_tests "$package" --package-path "$root/$package"
+  fi
+  [ "$package" = Examples/BoardServer ] || keep_graphs "$package"
+done
+if [ -n "$docs" ]; then
+  start=$SECONDS
+  if ! REDUXKIT_KEPT_GRAPHS=1 Scripts/docs.sh; then
+    failed=$((failed + 1))
+    finish 1
+  fi
+  echo "==> the documentation: $((SECONDS - start)) s"
+fi
 
 # Runs a script that prints "PASS …" / "FAIL …" lines (a person's view: a terminal, a browser)
 # and counts them.
