@@ -9,7 +9,10 @@ dispatched later appears live; "jump" changes the live app's state (the demo pri
 and "resume" brings the present back; a request without the token is refused; a page on another
 origin (another port of 127.0.0.1, knowing the token or not) can neither drive the app nor read
 its records. Each check waits
-for what a person would see (up to 20 s). A screenshot of the page is saved.
+for what a person would see (up to 20 s). A screenshot of the page is saved. Last, a page over
+a long timeline (DEVTOOLS_SCALE records, 10,000 unless set): the first rows show while the rest
+load, only the rows in view are drawn, a row's diff comes for it alone, the filter searches
+payloads; the time each took in the page is printed ("timing: …").
 
 With --board, the same page over the board app instead (`board --lines --devtools`, its
 commands typed on standard input): the timeline shows the board's actions, a move's diff says
@@ -153,9 +156,9 @@ class Browser:
         """Opens the page at `url`, waits for `count` rows, returns each row's "name outcome"."""
         self.call("Page.enable")
         self.call("Page.navigate", url=url)
-        self.wait_for(f"document.querySelectorAll('#timeline tr').length >= {count}", "the timeline's rows")
+        self.wait_for(f"document.querySelectorAll('#timeline tr.record').length >= {count}", "the timeline's rows")
         return self.evaluate(
-            "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.children[3].innerText + ' ' + r.children[4].innerText)")
+            "Array.from(document.querySelectorAll('#timeline tr.record')).map(r => r.children[3].innerText + ' ' + r.children[4].innerText)")
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png")["data"]
@@ -171,14 +174,14 @@ class Browser:
 class Demo:
     """The demo app: its page's address, and the states it prints."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, *options):
         self.process = subprocess.Popen(
-            [binary, "--port", "0", "--token", "e2e-token"], stdin=subprocess.PIPE,
+            [binary, "--port", "0", "--token", "e2e-token", *options], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.lines = queue.Queue()
         self.states = []
         threading.Thread(target=self._read, daemon=True).start()
-        deadline = time.time() + 60
+        deadline = time.time() + 300
         self.url = None
         while self.url is None:
             line = self.lines.get(timeout=max(deadline - time.time(), 0.1))
@@ -304,12 +307,16 @@ class ForeignSite:
             def log_message(self, *arguments):
                 pass
 
-        self.server = http.server.HTTPServer(("127.0.0.1", 0), Blank)
+        # NB: a thread per connection: Chromium opens a connection ahead of need and leaves it
+        # idle; one thread blocked reading it held shutdown() for a minute or more.
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Blank)
+        self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
         self.server.shutdown()
+        self.server.server_close()
 
 
 def travel_state(url):
@@ -418,6 +425,52 @@ def board_checks(binary, screenshot, check):
         board.close()
 
 
+def scale_check(binary, browser, count):
+    """A page over `count` recorded edits (and the demo's dozen other records): the first rows
+    show while the rest load, all of them arrive, a row's diff and state come for it alone, the
+    filter searches payloads too. Prints how long each took in the page (performance.now())."""
+    demo = Demo(binary, "--edits", str(count), "--capacity", str(count + 100))
+    try:
+        browser.call("Page.navigate", url=demo.url)
+        browser.wait_for("window.devtoolsTimings && window.devtoolsTimings.firstRows !== undefined",
+                         "the first rows")
+        deadline = time.time() + 120
+        while browser.evaluate("window.devtoolsTimings.allRows === undefined"):
+            if time.time() > deadline:
+                raise RuntimeError("the timeline did not finish loading within 120 s")
+            time.sleep(0.1)
+        total = browser.evaluate("records.length")
+        if total < count:
+            raise RuntimeError(f"{total} rows for {count} edits")
+        drawn = browser.evaluate("document.querySelectorAll('#timeline tr.record').length")
+        if drawn > 200:
+            raise RuntimeError(f"{drawn} rows drawn: only those in view should be")
+        middle = browser.evaluate("records[Math.floor(records.length / 2)].index")
+        diff_ms = browser.evaluate(
+            f"(async () => {{ const start = performance.now(); await select({middle}); "
+            f"return performance.now() - start; }})()")
+        diff = browser.evaluate("document.getElementById('diff').innerText")
+        state = browser.evaluate("document.getElementById('state').innerText")
+        if "take" not in diff or "call Ada" not in state:
+            raise RuntimeError(f"record #{middle}: diff {diff[:200]!r}, state {state[:200]!r}")
+        # A payload's text, typed into the filter: one keystroke's work, timed in the page.
+        wanted = f"take {count // 3}"
+        filter_ms = browser.evaluate(
+            "(() => { const field = document.getElementById('filter'); "
+            f"field.value = {json.dumps(wanted)}; const start = performance.now(); "
+            "field.dispatchEvent(new Event('input')); return performance.now() - start; })()")
+        kept = browser.evaluate("shown.length")
+        if kept != 1:
+            raise RuntimeError(f"the filter {wanted!r} kept {kept} rows, not the one edit")
+        first = browser.evaluate("window.devtoolsTimings.firstRows")
+        every = browser.evaluate("window.devtoolsTimings.allRows")
+        print(f"timing: {total} records: first rows {first:.0f} ms after the page opened, all "
+              f"{every:.0f} ms; a row's diff and state {diff_ms:.0f} ms; a filter keystroke "
+              f"{filter_ms:.1f} ms")
+    finally:
+        demo.close()
+
+
 def main():
     arguments = sys.argv[1:]
     on_board = arguments[:1] == ["--board"]
@@ -456,7 +509,7 @@ def main():
             if names[:12] != expected:
                 raise RuntimeError(f"rows {names}")
             sources = browser.evaluate(
-                "Array.from(document.querySelectorAll('#timeline tr')).map(r => r.children[2].innerText)")
+                "Array.from(document.querySelectorAll('#timeline tr.record')).map(r => r.children[2].innerText)")
             if sources[7] != "query" or sources[11] != "filter":
                 raise RuntimeError(f"sources {sources}")
             queries = browser.evaluate("document.querySelector('#queries tbody').innerText")
@@ -478,7 +531,7 @@ def main():
         def live():
             demo.send("add 5 water the plants")
             browser.wait_for(
-                "Array.from(document.querySelectorAll('#timeline tr')).some(r => r.innerText.includes('add') && r.dataset.index === '12')",
+                "Array.from(document.querySelectorAll('#timeline tr.record')).some(r => r.innerText.includes('add') && r.dataset.index === '12')",
                 "the new action's row")
             browser.evaluate("document.querySelector('tr[data-index=\"12\"]').click()")
             browser.wait_for("document.getElementById('state').innerText.includes('water the plants')", "its state")
@@ -495,7 +548,7 @@ def main():
 
         def filter_():
             browser.evaluate("const f = document.getElementById('filter'); f.value = 'edit'; f.dispatchEvent(new Event('input'))")
-            browser.wait_for("document.querySelectorAll('#timeline tr').length === 1", "one row for 'edit'")
+            browser.wait_for("document.querySelectorAll('#timeline tr.record').length === 1", "one row for 'edit'")
 
         def malformed():
             browser.evaluate(IMPORT_MALFORMED)
@@ -532,6 +585,9 @@ def main():
         check("a request without the token, or addressed to another host, is refused", token)
         check("a page on another origin cannot drive the app or read its records",
               lambda: foreign_origin_check(browser, demo.url))
+        count = int(os.environ.get("DEVTOOLS_SCALE", "10000"))
+        check(f"a page over {count:,} records shows them at once, and a row's diff and the filter stay quick",
+              lambda: scale_check(arguments[0], browser, count))
     finally:
         browser.close()
         demo.close()

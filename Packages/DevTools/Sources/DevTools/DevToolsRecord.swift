@@ -75,6 +75,16 @@ public struct DevToolsRecord: Sendable, Hashable, Codable {
   }
 }
 
+extension DevToolsRecord {
+  /// The record without its state: what a timeline's row shows (a state is fetched for the one
+  /// record a developer opens).
+  public func withoutState() -> DevToolsRecord {
+    DevToolsRecord(
+      index: index, kind: kind, name: name, payload: payload, source: source, outcome: outcome,
+      detail: detail, time: time, duration: duration, state: nil, timings: timings)
+  }
+}
+
 /// The first line of a session file: what wrote it.
 public struct DevToolsSessionHeader: Sendable, Hashable, Codable {
   /// The format's name: "reduxkit-devtools".

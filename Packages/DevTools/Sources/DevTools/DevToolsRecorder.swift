@@ -107,7 +107,7 @@ public final class DevToolsRecorder<
     // from its state.
     guard let session else { return }
     buffer.encodingPass.withLock { _ in
-      guard let record = Self.record(of: entry, since: now),
+      guard let record = Self.record(of: entry, since: now, withState: true),
         var line = try? JSONValue.encoder.encode(record)
       else { return }
       line.append(0x0A)
@@ -211,19 +211,64 @@ public final class DevToolsRecorder<
     let (initial, entries) = buffer.book.withLock { ($0.initial, Array($0.entries)) }
     let origin = buffer.started.withLock { $0 } ?? .zero
     return ([initial].compactMap { $0 } + entries).compactMap {
-      Self.record(of: $0, since: origin)
+      Self.record(of: $0, since: origin, withState: true)
     }
   }
 
   /// The state snapshot recorded after entry `index` (0: the start), if it is kept.
   public func snapshot(at index: Int) -> Snapshot? {
-    buffer.book.withLock { book in
-      if index == 0 { return book.initial?.snapshot as? Snapshot }
-      guard let first = book.entries.first?.index, index >= first,
-        index - first < book.entries.count
-      else { return nil }
-      return book.entries[index - first].snapshot as? Snapshot
+    buffer.book.withLock { $0.entry(at: index)?.snapshot as? Snapshot }
+  }
+
+  /// The records after `index` (from the start when it is negative), at most `limit`, without
+  /// their states: a timeline's rows.
+  ///
+  /// - Complexity: O(`limit`), whatever the number of records kept: only those are encoded.
+  public func summaries(after index: Int, limit: Int) -> [DevToolsRecord] {
+    let entries: [RecorderEntry] = buffer.book.withLock { book in
+      var entries: [RecorderEntry] = []
+      if index < 0, limit > 0, let initial = book.initial { entries.append(initial) }
+      guard let first = book.entries.first?.index else { return entries }
+      let start = max(index + 1 - first, 0)
+      let end = min(start + max(limit - entries.count, 0), book.entries.count)
+      if start < end { entries += book.entries[start..<end] }
+      return entries
     }
+    let origin = buffer.started.withLock { $0 } ?? .zero
+    return entries.compactMap { Self.record(of: $0, since: origin, withState: false) }
+  }
+
+  /// Record `index` with its state (0: the start), if it is kept.
+  ///
+  /// - Complexity: O(1) in the records kept, plus encoding its state.
+  public func record(at index: Int) -> DevToolsRecord? {
+    guard let entry = buffer.book.withLock({ $0.entry(at: index) }) else { return nil }
+    return Self.record(of: entry, since: buffer.started.withLock { $0 } ?? .zero, withState: true)
+  }
+
+  /// What record `index` changed in the state: from the last state kept before it (usually its
+  /// neighbour's) to its own.
+  ///
+  /// - Returns: The diff, or `nil` when the record or a state to compare with is not kept.
+  /// - Complexity: O(1) in the records kept when the record before it has a state (O(*k*) past
+  ///   *k* records without one), plus encoding and comparing the two states.
+  public func diff(at index: Int) -> StateDiff? {
+    let pair: (before: RecorderEntry, after: RecorderEntry)? = buffer.book.withLock { book in
+      guard let after = book.entry(at: index), after.snapshot != nil else { return nil }
+      var candidate = index - 1
+      while candidate > 0, let entry = book.entry(at: candidate) {
+        if entry.snapshot != nil { return (entry, after) }
+        candidate -= 1
+      }
+      guard index > 0, let initial = book.initial, initial.snapshot != nil else { return nil }
+      return (initial, after)
+    }
+    guard let pair else { return nil }
+    let origin = buffer.started.withLock { $0 } ?? .zero
+    guard let before = Self.record(of: pair.before, since: origin, withState: true)?.state,
+      let after = Self.record(of: pair.after, since: origin, withState: true)?.state
+    else { return nil }
+    return StateDiff(from: before, to: after)
   }
 
   /// The actions kept after entry `index`, in order, with their indices: what a replay runs.
@@ -274,8 +319,11 @@ public final class DevToolsRecorder<
 
   // MARK: - Encoding (off the main actor)
 
-  /// The record of `entry`, timed from `origin` (when the recording started).
-  private static func record(of entry: RecorderEntry, since origin: Duration) -> DevToolsRecord? {
+  /// The record of `entry`, timed from `origin` (when the recording started), with its state
+  /// encoded or without it.
+  private static func record(
+    of entry: RecorderEntry, since origin: Duration, withState: Bool
+  ) -> DevToolsRecord? {
     // NB: an action or state that does not encode is said in the record's detail: a replay
     // then knows why it has nothing to compare, instead of finding a record without them.
     var problems: [String] = []
@@ -289,7 +337,7 @@ public final class DevToolsRecorder<
       }
     }
     let payload = entry.payload ?? encoded(entry.action, "action")
-    let state = encoded(entry.snapshot, "state")
+    let state = withState ? encoded(entry.snapshot, "state") : nil
     let source =
       switch entry.source {
       case .store(let source): "\(source)"
@@ -345,17 +393,25 @@ public final class DevToolsRecorder<
     }
     guard !pending.isEmpty else { return }
     let origin = buffer.started.withLock { $0 } ?? .zero
+    // NB: listeners (a page's live rows) get summaries: a state is encoded only for the session
+    // file, and now and then to measure the size of a record (the last entry of a sampling
+    // pass; while listened to, a pass runs per entry, so one in `sampleEvery`).
     var records: [DevToolsRecord] = []
     var lines: [Data] = []
-    for entry in pending {
-      guard let record = record(of: entry, since: origin),
-        var line = try? JSONValue.encoder.encode(record)
+    for position in pending.indices {
+      let measured =
+        session != nil
+        || (position == pending.count - 1
+          && (listening.isEmpty || pending[position].index % RecorderBuffer.sampleEvery == 0))
+      guard let record = record(of: pending[position], since: origin, withState: measured)
       else { continue }
-      line.append(0x0A)
-      records.append(record)
-      lines.append(line)
+      if measured, var line = try? JSONValue.encoder.encode(record) {
+        line.append(0x0A)
+        lines.append(line)
+      }
+      if !listening.isEmpty { records.append(record.state == nil ? record : record.withoutState()) }
     }
-    session?.write(lines)
+    if let session, !lines.isEmpty { session.write(lines) }
     let total = lines.reduce(0) { $0 + $1.count }
     buffer.book.withLock { book in
       let count = book.measured + lines.count
@@ -449,6 +505,14 @@ struct RecorderBook: Sendable {
   var pendingTimings: [(String, Duration)] = []
 
   @usableFromInline init() {}
+
+  /// Entry `index` (0: the start), if it is kept.
+  func entry(at index: Int) -> RecorderEntry? {
+    if index == 0 { return initial }
+    guard let first = entries.first?.index, index >= first, index - first < entries.count
+    else { return nil }
+    return entries[index - first]
+  }
 
   /// Drops the oldest entries beyond the limits.
   @inlinable

@@ -2,6 +2,7 @@ import DevTools
 import Foundation
 import ReduxCore
 import ReduxCoreTesting
+import Synchronization
 import Testing
 
 /// What the recorder keeps: every action with its source, outcome and state; within its
@@ -88,6 +89,42 @@ import Testing
     #expect(kept.count < 10)
     #expect(kept.last?.index == 10)  // the newest stay
     #expect(byBytes.evictedCount == 10 - kept.count)
+  }
+
+  @Test func aPageReadsRowsAPageAtATimeAndOneRecordsStateAndDiffOnItsOwn() async throws {
+    let recorder = NotesRecorder(
+      app: "notes", limits: .init(capacity: 4), clock: ManualClock()
+    ) { $0.undoSnapshot }
+    let store = makeRecordedStore(recorder: recorder)
+    for id in 1...6 { await store.dispatchWithResult(.add(id: id, text: "note \(id)")) }
+    // Kept: the start, then #3…#6 (#1 and #2 evicted).
+    #expect(recorder.summaries(after: -1, limit: 3).map(\.index) == [0, 3, 4])
+    #expect(recorder.summaries(after: 0, limit: 10).map(\.index) == [3, 4, 5, 6])
+    #expect(recorder.summaries(after: 4, limit: 10).map(\.index) == [5, 6])
+    #expect(recorder.summaries(after: 6, limit: 10).isEmpty)
+    #expect(recorder.summaries(after: -1, limit: 10).allSatisfy { $0.state == nil })
+
+    let state = try #require(recorder.record(at: 5)?.state)
+    #expect(String(decoding: try JSONEncoder().encode(state), as: UTF8.self).contains("note 5"))
+    #expect(recorder.record(at: 2) == nil)  // evicted
+    let added = try #require(recorder.diff(at: 5)?.changes)
+    #expect(added.count == 1 && added[0].description.contains("note 5"))
+    // The oldest kept record compares with the start, the last state kept before it.
+    #expect(recorder.diff(at: 3)?.changes.count == 3)
+    #expect(recorder.diff(at: 2) == nil)
+  }
+
+  @Test func aListenerGetsRowsWithoutStates() async throws {
+    let recorder = NotesRecorder(app: "notes", clock: ManualClock()) { $0.undoSnapshot }
+    let store = makeRecordedStore(recorder: recorder)
+    let received = Mutex<[DevToolsRecord]>([])
+    let token = recorder.addListener { batch in received.withLock { $0 += batch } }
+    for id in 1...3 { await store.dispatchWithResult(.add(id: id, text: "note \(id)")) }
+    recorder.flush()
+    recorder.removeListener(token)
+    let rows = received.withLock { $0 }
+    #expect(rows.map(\.index) == [1, 2, 3])
+    #expect(rows.allSatisfy { $0.state == nil && $0.payload != nil })
   }
 
   @Test func aSessionFileReadsBackAndSurvivesACrashUpToItsLastCompleteLine() async throws {

@@ -30,13 +30,19 @@ struct DemoCommand: AsyncParsableCommand {
   @Option(help: "Also write the session to this file (JSON lines).")
   var session: String?
 
+  @Option(help: "Then edit a note this many times (a long timeline, for the page's speed).")
+  var edits = 0
+
+  @Option(help: "The records the recorder keeps (its ring buffer's capacity).")
+  var capacity = 10_000
+
   @MainActor
   func run() async throws {
     let writer = try session.map {
       try DevToolsSessionWriter(url: URL(fileURLWithPath: $0), app: "notes")
     }
     let recorder = DevToolsRecorder<NotesState, NotesAction, [Note]>(
-      app: "notes", session: writer
+      app: "notes", limits: .init(capacity: capacity), session: writer
     ) { $0.undoSnapshot }
     let store = Store(
       initialState: NotesState(), middlewares: [refuseEmpty], reducers: [notesReducer],
@@ -49,9 +55,12 @@ struct DemoCommand: AsyncParsableCommand {
       timeline: recorder, travel: travel,
       configuration: .init(host: host, port: port, token: token))
     let changes = store.changes(of: \.notes)
-    Task {
-      for await notes in changes {
-        say("state: " + notes.map(\.text).joined(separator: " | "))
+    // NB: not with --edits: a state per edit would be printed.
+    if edits == 0 {
+      Task {
+        for await notes in changes {
+          say("state: " + notes.map(\.text).joined(separator: " | "))
+        }
       }
     }
     for (id, text) in [(1, "buy milk"), (2, "write the report"), (3, "call Ada")] {
@@ -69,6 +78,9 @@ struct DemoCommand: AsyncParsableCommand {
     let filter = FeatureStore(initialState: "", feature: Filter())
     filter.onAction = { action in recorder.record(.feature, name: "\(action)", source: "filter") }
     filter.send(.set("report"))
+    for edit in 0..<edits {
+      await store.dispatchWithResult(.edit(id: 3, text: "call Ada, take \(edit)"))
+    }
     recorder.flush()
     Task {
       for await line in Self.lines() {

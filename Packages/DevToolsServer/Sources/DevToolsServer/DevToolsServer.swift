@@ -61,7 +61,7 @@ public struct DevToolsServer: Sendable {
   public let token: String
   private let timeline: any DevToolsTimeline
   private let travel: (any DevToolsTravelControl)?
-  private let imported = ImportedSession()
+  private let imported = ImportedSessions()
   private let logger: Logger
 
   /// - Parameters:
@@ -125,18 +125,44 @@ public struct DevToolsServer: Sendable {
         status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
         body: .init(byteBuffer: ByteBuffer(bytes: Self.page)))
     }
-    router.get("api/records") { _, _ in
-      try Self.json(
-        Timeline(
-          app: timeline.app, records: timeline.records(),
-          travel: await TravelState(travel)))
+    // NB: `imported=ID` in a read: the session that page imported (each page its own), not the
+    // live app's recording.
+    router.get("api/records") { request, _ in
+      let after = try Self.number(request, "after", default: -1)
+      let limit = min(max(try Self.number(request, "limit", default: Self.pageSize), 1), 10_000)
+      let (app, records, state): (String, [DevToolsRecord], TravelState)
+      if let session = try imported.session(for: request) {
+        (app, records, state) = (
+          session.header.app, session.summaries(after: after, limit: limit + 1),
+          await TravelState(nil)
+        )
+      } else {
+        (app, records, state) = (
+          timeline.app, timeline.summaries(after: after, limit: limit + 1),
+          await TravelState(travel)
+        )
+      }
+      return try Self.json(
+        TimelinePage(
+          app: app, records: Array(records.prefix(limit)), more: records.count > limit,
+          travel: state, imported: nil))
+    }
+    router.get("api/record") { request, _ in
+      let index = try Self.index(request, "index")
+      let record =
+        if let session = try imported.session(for: request) {
+          session.record(at: index)
+        } else {
+          timeline.record(at: index)
+        }
+      guard let record else { throw HTTPError(.notFound, message: "#\(index) is not kept") }
+      return try Self.json(record)
     }
     router.get("api/diff") { request, _ in
       let index = try Self.index(request, "index")
-      // NB: `imported=1`: a record of the session the page imported, not of the live app.
       let diff =
-        if request.uri.queryParameters.get("imported") == "1" {
-          imported.session.withLock { $0?.diff(at: index) }
+        if let session = try imported.session(for: request) {
+          session.diff(at: index)
         } else {
           timeline.diff(at: index)
         }
@@ -162,11 +188,12 @@ public struct DevToolsServer: Sendable {
         // NB: the line number and what is wrong with it, for the page to show.
         throw HTTPError(.badRequest, message: "\(name): \(error)")
       }
-      imported.session.withLock { $0 = session }
+      let id = imported.add(session)
+      let records = session.summaries(after: -1, limit: Self.pageSize + 1)
       return try Self.json(
-        Timeline(
-          app: session.header.app, records: session.records,
-          travel: await TravelState(nil)))
+        TimelinePage(
+          app: session.header.app, records: Array(records.prefix(Self.pageSize)),
+          more: records.count > Self.pageSize, travel: await TravelState(nil), imported: id))
     }
     router.get("api/export") { _, _ in
       var lines = try JSONEncoder().encode(DevToolsSessionHeader(app: timeline.app))
@@ -189,7 +216,10 @@ public struct DevToolsServer: Sendable {
         headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
         body: ResponseBody { writer in
           let (batches, continuation) = AsyncStream.makeStream(of: [DevToolsRecord].self)
-          let token = timeline.addListener { continuation.yield($0) }
+          // NB: rows, not states (a recorder sends them so; another timeline may not).
+          let token = timeline.addListener { batch in
+            continuation.yield(batch.map { $0.state == nil ? $0 : $0.withoutState() })
+          }
           defer { timeline.removeListener(token) }
           // NB: a comment first, so that the page knows the stream is open.
           try await writer.write(ByteBuffer(string: ": open\n\n"))
@@ -242,10 +272,14 @@ public struct DevToolsServer: Sendable {
     }
   }
 
-  struct Timeline: Encodable {
+  /// A page of the timeline: rows without states, and whether more follow.
+  struct TimelinePage: Encodable {
     let app: String
     let records: [DevToolsRecord]
+    let more: Bool
     let travel: TravelState
+    /// The id of the session just imported, for the page's later reads of it.
+    let imported: Int?
   }
 
   /// Runs a travel command on the main actor; its refusal is a 409 with the reason.
@@ -263,6 +297,13 @@ public struct DevToolsServer: Sendable {
       return TravelState(travel)
     }
     return try json(state)
+  }
+
+  /// How many rows a page of the timeline holds unless the request says.
+  static let pageSize = 2_000
+
+  private static func number(_ request: Request, _ name: String, default value: Int) throws -> Int {
+    request.uri.queryParameters.get(name) == nil ? value : try index(request, name)
   }
 
   private static func index(_ request: Request, _ name: String) throws -> Int {
@@ -292,10 +333,33 @@ public struct DevToolsServer: Sendable {
   }()
 }
 
-/// The session file the page imported last, shown instead of the live recording until the page
-/// goes back to it.
-final class ImportedSession: Sendable {
-  let session = Mutex<DevToolsSession?>(nil)
+/// The session files pages imported, each shown to the page that imported it (by the id it was
+/// given) instead of the live recording, until that page goes back to it. The last few are
+/// kept: a page whose import was dropped is told to import it again.
+final class ImportedSessions: Sendable {
+  static let kept = 4
+  private let sessions = Mutex<(next: Int, byID: [Int: DevToolsSession])>((1, [:]))
+
+  /// Keeps `session`, dropping the oldest beyond ``kept``, and returns its id.
+  func add(_ session: DevToolsSession) -> Int {
+    sessions.withLock { sessions in
+      let id = sessions.next
+      sessions.next += 1
+      sessions.byID[id] = session
+      sessions.byID = sessions.byID.filter { $0.key > id - Self.kept }
+      return id
+    }
+  }
+
+  /// The session `imported=ID` names, or `nil` when the request reads the live recording.
+  func session(for request: Request) throws -> DevToolsSession? {
+    guard let value = request.uri.queryParameters.get("imported") else { return nil }
+    guard let id = Int(value), let session = sessions.withLock({ $0.byID[id] }) else {
+      throw HTTPError(
+        .gone, message: "the imported session \(value) is no longer kept: import it again")
+    }
+    return session
+  }
 }
 
 /// Why a DevTools server cannot start as asked.

@@ -69,8 +69,30 @@ import Testing
         Timeline.self, from: Data(records.body.readableBytesView))
       #expect(timeline.app == "counter")
       #expect(timeline.records.map(\.index) == [0, 1, 2, 3])
-      #expect(timeline.records.last?.state == .number(6))
+      #expect(!timeline.more)
+      // Rows without states: a state comes for the one record opened.
+      #expect(timeline.records.allSatisfy { $0.state == nil })
       #expect(timeline.travel.position == nil)
+      let record = try await client.execute(
+        uri: "/api/record?index=3", method: .get, headers: pageHeaders)
+      #expect(
+        try JSONDecoder().decode(DevToolsRecord.self, from: Data(record.body.readableBytesView))
+          .state == .number(6))
+      #expect(
+        try await client.execute(uri: "/api/record?index=9", method: .get, headers: pageHeaders)
+          .status == .notFound)
+
+      // A page at a time: after a record, at most `limit`, and whether more follow.
+      let paged = try await client.execute(
+        uri: "/api/records?after=1&limit=1", method: .get, headers: pageHeaders)
+      let second = try JSONDecoder().decode(Timeline.self, from: Data(paged.body.readableBytesView))
+      #expect(second.records.map(\.index) == [2])
+      #expect(second.more)
+      let last = try await client.execute(
+        uri: "/api/records?after=2&limit=5", method: .get, headers: pageHeaders)
+      let third = try JSONDecoder().decode(Timeline.self, from: Data(last.body.readableBytesView))
+      #expect(third.records.map(\.index) == [3])
+      #expect(!third.more)
 
       let diff = try await client.execute(
         uri: "/api/diff?index=2", method: .get, headers: pageHeaders)
@@ -103,12 +125,33 @@ import Testing
         Timeline.self, from: Data(imported.body.readableBytesView))
       #expect(timeline.app == "old counter")
       #expect(timeline.records.map(\.index) == [0, 1])
+      let id = try #require(timeline.imported)
 
       let diff = try await client.execute(
-        uri: "/api/diff?index=1&imported=1", method: .get, headers: pageHeaders)
+        uri: "/api/diff?index=1&imported=\(id)", method: .get, headers: pageHeaders)
       let changes = try JSONDecoder().decode(
         [StateDiff.Change].self, from: Data(diff.body.readableBytesView))
       #expect(changes.map(\.description) == ["~ .: 10 → 15"])
+
+      // Another page imports another session: each page reads its own.
+      let other = try await client.execute(
+        uri: "/api/import?name=other.jsonl", method: .post, headers: pageHeaders,
+        body: ByteBuffer(string: ([header] + records.prefix(1)).joined(separator: "\n") + "\n"))
+      let otherID = try #require(
+        try JSONDecoder().decode(Timeline.self, from: Data(other.body.readableBytesView))
+          .imported)
+      #expect(otherID != id)
+      for (session, count) in [(id, 2), (otherID, 1)] {
+        let read = try await client.execute(
+          uri: "/api/records?imported=\(session)", method: .get, headers: pageHeaders)
+        #expect(
+          try JSONDecoder().decode(Timeline.self, from: Data(read.body.readableBytesView))
+            .records.count == count)
+      }
+      #expect(
+        try await client.execute(
+          uri: "/api/records?imported=99", method: .get, headers: pageHeaders
+        ).status == .gone)
       // The live recording is still there, and its own diff.
       let live = try await client.execute(
         uri: "/api/diff?index=1", method: .get, headers: pageHeaders)
@@ -277,5 +320,7 @@ struct Timeline: Decodable {
 
   let app: String
   let records: [DevToolsRecord]
+  let more: Bool
   let travel: Travel
+  let imported: Int?
 }
