@@ -140,9 +140,10 @@ canary() {
   echo "==> the planted $fault is reported by the $sanitizer sanitizer, in each of its $# test(s)"
 }
 
-for sanitizer in "${sanitizers[@]}"; do
-  options "$sanitizer" . > /dev/null
-  case $sanitizer in
+# One sanitizer's suites, in order; stops at the first failure (fail exits).
+run_sanitizer() {
+  options "$1" . > /dev/null
+  case $1 in
     thread)
       sanitized_suite thread Packages/ReduxCore
       canary thread race PlantedRaceTests 'WARNING: ThreadSanitizer' \
@@ -159,5 +160,27 @@ for sanitizer in "${sanitizers[@]}"; do
       for package in "${packages[@]:1}"; do sanitized_suite address "Packages/$package"; done
       ;;
   esac
-done
+}
+
+# NB: both at once when both are asked for: each is mostly compiling, in a build folder of its
+# own, and the cores one leaves idle (while it links, plans a build or runs a suite) the other
+# uses: about a minute and a half less on 2 cores. The second one's report follows the first's.
+if [ ${#sanitizers[@]} -eq 2 ]; then
+  second_log=$(mktemp)
+  (
+    log=$(mktemp)
+    trap 'rm -f "$log"' EXIT
+    run_sanitizer "${sanitizers[1]}"
+  ) >"$second_log" 2>&1 &
+  second=$!
+  first_status=0
+  (run_sanitizer "${sanitizers[0]}") || first_status=$?
+  second_status=0
+  wait "$second" || second_status=$?
+  cat "$second_log"
+  rm -f "$second_log"
+  [ "$first_status" -eq 0 ] && [ "$second_status" -eq 0 ] || exit 1
+else
+  for sanitizer in "${sanitizers[@]}"; do run_sanitizer "$sanitizer"; done
+fi
 echo "sanitize: ok (${sanitizers[*]})"
