@@ -28,6 +28,7 @@ import base64
 import json
 import os
 import queue
+import re
 import shutil
 import socket
 import struct
@@ -375,6 +376,9 @@ def board_checks(binary, screenshot, check):
             text = browser.evaluate("document.getElementById('diff').innerText")
             if "~ cards[id=2].columnID: 1 → 2" not in text:
                 raise RuntimeError(f"diff {text!r}")
+            # A date is shown as a date beside the number it is recorded as.
+            if not re.search(r"updatedAt: [0-9.]+ \(20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9:]{8} UTC\)", text):
+                raise RuntimeError(f"no date shown as a date in {text!r}")
             timings = browser.evaluate("document.getElementById('timings').innerText")
             # The library's reducers are timed like the board's own.
             for stage in ("reducer board", "reducer undoHistory", "reducer persistence"):
