@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import ReduxKit
 import Testing
@@ -174,6 +175,25 @@ import Testing
     #expect(try await run("redo").text == "redone: #1 now in Done (saved)")
     #expect(try await database.load().cards[1]?.columnID == 3)
     #expect(try await run("redo") == .info("nothing to redo"))
+  }
+
+  @Test func undoingOneMoveWritesThatOneCardWhateverTheBoardsLength() async throws {
+    for number in 1...300 { _ = try await run("add Todo Card\(number)") }
+    let logged = { [database] in
+      try await database.database.writer.read { db in
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM reduxkit_change_log") ?? 0
+      }
+    }
+    let before = try await logged()
+    #expect(try await run("move 20 Done").text == "moved #20 to Done (saved)")
+    #expect(try await run("undo").text == "undone: #20 now in Todo (saved)")
+    // NB: one row for the move, one for its undo: the 280 cards after #20 are not written.
+    #expect(try await logged() - before == 2)
+    let saved = try await database.load()
+    #expect(saved.cards.ids == Array(1...300))
+    #expect(try await run("redo").text == "redone: #20 now in Done (saved)")
+    #expect(try await logged() - before == 3)
+    #expect(try await database.load().cards.ids == Array(1...19) + Array(21...300) + [20])
   }
 
   @Test func theDefaultFileIsUnderXDGDataHomeElseHomesLocalShare() {

@@ -24,6 +24,11 @@ package final class BoardDatabase {
       try columns.convertToColumns(in: db)
       try cards.convertToColumns(in: db)
     },
+    // NB: a board file made before positions (rows in insertion order).
+    SQLiteMigration("v4-positions") { db in
+      try columns.addPositions(in: db)
+      try cards.addPositions(in: db)
+    },
   ]
 
   package let database: SQLiteDatabase

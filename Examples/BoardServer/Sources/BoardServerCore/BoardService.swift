@@ -83,6 +83,11 @@ public final class BoardService {
             try await postgresColumns.convertToColumns(on: connection, logger: logger)
             try await postgresCards.convertToColumns(on: connection, logger: logger)
           },
+          // NB: a database made before fractional positions.
+          PostgresMigration("board-v3-positions") { connection in
+            try await postgresColumns.addPositions(on: connection, logger: logger)
+            try await postgresCards.addPositions(on: connection, logger: logger)
+          },
         ], logger: logger)
       let cursor = try await backend.feedCursor()
       let state = BoardState(
@@ -128,6 +133,10 @@ public final class BoardService {
           SQLiteMigration("board-v3-columns") { db in
             try sqliteColumns.convertToColumns(in: db)
             try sqliteCards.convertToColumns(in: db)
+          },
+          SQLiteMigration("board-v4-positions") { db in
+            try sqliteColumns.addPositions(in: db)
+            try sqliteCards.addPositions(in: db)
           },
         ])
       let state = BoardState(

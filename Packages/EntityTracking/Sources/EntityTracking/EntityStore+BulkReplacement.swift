@@ -49,9 +49,9 @@ extension EntityStore {
   }
 
   /// Replaces the contents with `source`'s, in `source`'s order, recording the difference as
-  /// ordinary changes: what deleting, changing and moving the entities one by one would record.
-  /// It is how undo, redo and "revert to saved" put an earlier snapshot back; assigning the
-  /// snapshot instead would bring back the changes recorded in it, not the difference.
+  /// ordinary changes: what deleting, changing and moving the fewest entities one by one would
+  /// record. It is how undo, redo and "revert to saved" put an earlier snapshot back; assigning
+  /// the snapshot instead would bring back the changes recorded in it, not the difference.
   ///
   /// ```swift
   /// // cards holds the cards 1, 2 and 3, in that order
@@ -66,21 +66,20 @@ extension EntityStore {
   /// It records:
   /// - a deletion for every id missing from `source`, in this store's order;
   /// - then, in `source`'s order, an upsert for every entity of `source` that is new here, or
-  ///   whose value differs, or that moved. The entities of the longest prefix of `source` that
-  ///   are all here in the same relative order stay in place; every entity after that prefix
-  ///   has moved, as deleting it and inserting it again (at the end) would move it.
+  ///   whose value differs, or that moved. The entities that stay are the most that can: a
+  ///   longest run of `source` found here in the same relative order (of the longest runs, the
+  ///   one ``longestIncreasingRun(_:)`` picks); every other entity of `source` has moved.
   ///
-  /// So the store records exactly what the equivalent edits would record: ``remove(_:)`` of
-  /// each missing id, ``modify(_:_:)`` of each changed entity in the prefix, then ``remove(_:)``
-  /// and ``upsert(_:)`` of each entity after it. An id changed before keeps its place in
-  /// ``changes``. A backend that stores the store's order by writing the upserted entities
-  /// placed last after every other row (as inserting does) therefore stores `source`'s order.
-  /// Restoring equal entities in the same order records nothing.
+  /// So undoing one move records one upsert, however long the store: a backend that stores
+  /// each entity's place in the order (PersistenceSQLite's and PersistencePostgres's tables
+  /// keep a position per row) writes that one row. An id changed before keeps its place in
+  /// ``changes``. Restoring equal entities in the same order records nothing.
   ///
   /// The changes recorded in `source` are ignored.
   ///
   /// - Parameter source: The entities to restore, in the order to restore them in.
-  /// - Complexity: O(*n* + *m*), where *n* and *m* are the numbers of entities in the two stores.
+  /// - Complexity: O(*n* + *m* log *m*), where *n* and *m* are the numbers of entities in the
+  ///   two stores.
   public mutating func restore(from source: EntityStore) {
     // NB: indices, not `enumerated()`, whose iterator, run unspecialized, looked up its generic
     // metadata for every entity.
@@ -89,31 +88,77 @@ extension EntityStore {
         recordDeletion(entity.id, at: slot)
       }
     }
-    // NB: slots grow with the order, so the prefix kept in place is the run of `source`'s
+    // NB: slots grow with the order, so the entities that stay are a longest run of `source`'s
     // entities found here at increasing slots.
-    var isInPlace = true
-    var lastSlotInPlace = -1
+    var foundSlots: [Int] = []
+    foundSlots.reserveCapacity(source.count)
+    for entity in source { foundSlots.append(positions[entity.id] ?? -1) }
+    let stays = Self.longestIncreasingRun(foundSlots)
     var restored: [LiveSlot] = []
     restored.reserveCapacity(source.count)
+    var offset = 0
     for entity in source {
-      guard let position = positions[entity.id] else {
-        isInPlace = false
+      defer { offset += 1 }
+      let position = foundSlots[offset]
+      guard position >= 0 else {
         restored.append(LiveSlot(entity: entity, logIndex: -1, recordsUpsert: true))
         continue
-      }
-      if isInPlace, position > lastSlotInPlace {
-        lastSlotInPlace = position
-      } else {
-        isInPlace = false
       }
       restored.append(
         LiveSlot(
           entity: entity,
           logIndex: logIndexBySlot[position],
-          recordsUpsert: !isInPlace || slots[position] != entity
+          recordsUpsert: !stays[offset] || slots[position] != entity
         ))
     }
     positions = [:]
     replaceSlots(with: restored)
+  }
+
+  /// Which of `values` form a longest strictly increasing run (a subsequence) of the
+  /// non-negative ones; negative values (entities not found) are never part of it. Of the
+  /// longest runs, the one patience sorting finds: each value joins the first pile whose top is
+  /// not smaller, and the run is read back from the last pile.
+  ///
+  /// - Complexity: O(*m* log *m*), where *m* is the number of values.
+  static func longestIncreasingRun(_ values: [Int]) -> [Bool] {
+    // NB: `tops[k]` is the offset of the smallest value ending an increasing run of k + 1;
+    // `previous[i]` the offset before `i` in the run ending at `i`.
+    var tops: [Int] = []
+    var previous = [Int](repeating: -1, count: values.count)
+    for offset in values.indices where values[offset] >= 0 {
+      let value = values[offset]
+      var low = 0
+      var high = tops.count
+      while low < high {
+        let middle = (low + high) / 2
+        if values[tops[middle]] < value { low = middle + 1 } else { high = middle }
+      }
+      if low > 0 { previous[offset] = tops[low - 1] }
+      if low == tops.count { tops.append(offset) } else { tops[low] = offset }
+    }
+    var stays = [Bool](repeating: false, count: values.count)
+    var offset = tops.last ?? -1
+    while offset >= 0 {
+      stays[offset] = true
+      offset = previous[offset]
+    }
+    return stays
+  }
+
+  /// Reorders the entities by `areInIncreasingOrder` without recording a change (hydration):
+  /// the order another writer gave them (a backend's stored positions, say), which must not be
+  /// written back. The sort is stable. Changes recorded before keep their place.
+  ///
+  /// - Parameter areInIncreasingOrder: A strict weak ordering of entities. If it throws, the
+  ///   store is left unchanged.
+  /// - Throws: What `areInIncreasingOrder` throws.
+  /// - Complexity: O(*n* log *n*), where *n* is the number of entities.
+  public mutating func sortWithoutRecording(
+    by areInIncreasingOrder: (Entity, Entity) throws -> Bool
+  ) rethrows {
+    var sorted = liveSlots
+    try sorted.sort { try areInIncreasingOrder($0.entity, $1.entity) }
+    replaceSlots(with: sorted)
   }
 }

@@ -18,6 +18,16 @@ extension EntityStore: BidirectionalCollection {
     public static func < (lhs: Index, rhs: Index) -> Bool { lhs.slot < rhs.slot }
   }
 
+  /// The position of the entity with this id, or `nil` when none is stored: where to start
+  /// reading its neighbours (`index(before:)`, `index(after:)`).
+  ///
+  /// - Parameter id: The id to look up.
+  /// - Complexity: O(1).
+  @inlinable
+  public func index(forID id: ID) -> Index? {
+    positions[id].map { Index(slot: $0) }
+  }
+
   /// The position of the first entity, or ``endIndex`` when the store is empty.
   @inlinable
   public var startIndex: Index { Index(slot: firstLiveSlot) }

@@ -95,7 +95,8 @@ extension EntityStore {
     compact()
   }
 
-  /// Sorts the entities, recording an upsert for each entity whose position changed, in the
+  /// Sorts the entities, recording an upsert for each entity that moved: the fewest, those
+  /// outside a longest run of entities already in sorted order (see ``restore(from:)``), in the
   /// new order.
   ///
   /// - Parameter areInIncreasingOrder: A strict weak ordering of entities. If it throws, the
@@ -103,11 +104,18 @@ extension EntityStore {
   /// - Throws: What `areInIncreasingOrder` throws.
   /// - Complexity: O(*n* log *n*), where *n* is the number of entities.
   public mutating func sort(by areInIncreasingOrder: (Entity, Entity) throws -> Bool) rethrows {
-    let before = liveSlots
-    var sorted = before
-    try sorted.sort { try areInIncreasingOrder($0.entity, $1.entity) }
-    for offset in sorted.indices where before[offset].entity.id != sorted[offset].entity.id {
-      sorted[offset].recordsUpsert = true
+    let live = liveSlots
+    // NB: the offsets of the entities, sorted: the entities that stay are a longest run of
+    // offsets still increasing.
+    var order = Array(live.indices)
+    try order.sort { try areInIncreasingOrder(live[$0].entity, live[$1].entity) }
+    let stays = Self.longestIncreasingRun(order)
+    var sorted: [LiveSlot] = []
+    sorted.reserveCapacity(live.count)
+    for offset in order.indices {
+      var item = live[order[offset]]
+      item.recordsUpsert = !stays[offset]
+      sorted.append(item)
     }
     replaceSlots(with: sorted)
   }

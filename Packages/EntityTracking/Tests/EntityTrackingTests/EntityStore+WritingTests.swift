@@ -71,7 +71,8 @@ import Testing
     var store = EntityStore([c, b, a, Item(id: 4, value: 25)])
     store.sort { $0.value < $1.value }
     #expect(store.values.map(\.id) == [1, 2, 4, 3])
-    #expect(store.changes == [.upsert(1), .upsert(4), .upsert(3)])
+    // NB: 2 and 4 were already in sorted order: moving 1 and 3 is enough.
+    #expect(store.changes == [.upsert(1), .upsert(3)])
     store.resetChanges()
     store.sort { $0.value < $1.value }
     #expect(store.changes.isEmpty)

@@ -65,21 +65,19 @@ struct ReferenceModel {
   }
 
   /// Restores `restored` by the edits `restore(from:)` stands for: deletes the missing ids,
-  /// sets the entities of the longest prefix of `restored` already here in the same order in
-  /// place, then deletes and inserts again (at the end) every entity after it.
+  /// then, in `restored`'s order, sets in place each entity of the longest run already here in
+  /// the same order, and deletes and inserts again every other.
   mutating func restore(_ restored: [Item]) {
     for item in items where !restored.contains(where: { $0.id == item.id }) { delete(item.id) }
-    var prefix = 0
-    var lastIndex = -1
-    while prefix < restored.count, let index = index(of: restored[prefix].id), index > lastIndex {
-      lastIndex = index
-      prefix += 1
+    let found = restored.map { index(of: $0.id) ?? -1 }
+    let stays = EntityStore<Item>.longestIncreasingRun(found)
+    for offset in restored.indices {
+      let item = restored[offset]
+      if found[offset] < 0 || !stays[offset] || items[found[offset]] != item {
+        record(.upsert(item.id))
+      }
     }
-    for item in restored[..<prefix] { set(item) }
-    for item in restored[prefix...] {
-      delete(item.id)
-      set(item)
-    }
+    items = restored
     precondition(items == restored, "the model restored \(items), not \(restored)")
   }
 }
@@ -166,7 +164,9 @@ enum Operation: CustomStringConvertible {
       store.sort(by: byValueThenID)
       let before = model.items.map(\.id)
       model.items.sort(by: byValueThenID)
-      for (offset, item) in model.items.enumerated() where before[offset] != item.id {
+      let stays = EntityStore<Item>.longestIncreasingRun(
+        model.items.map { item in before.firstIndex(of: item.id) ?? -1 })
+      for (offset, item) in model.items.enumerated() where !stays[offset] {
         model.record(.upsert(item.id))
       }
     case .removeAll(let value):

@@ -1,46 +1,36 @@
 /// One writer's coalesced changes, as a flush hands them to a `persist` function that keeps
 /// the store's order (see ``StateWriter/init(keyPath:persistChanges:)``).
 ///
-/// An `EntityStore` keeps its entities in insertion order, and an entity deleted and inserted
-/// again goes last. Such a move coalesces with the rest into a plain write, so `writes` alone
-/// cannot say where an entity now stands; ``placedLast`` does: it names the written entities
-/// that sit after every entity this batch does not write. A backend that stores them after
-/// every stored row, in that order, and the other writes in place, stores the store's order.
+/// Order is data: each write carries its entity's position, a number that increases along the
+/// store's order. A backend that stores it with the row and loads rows in increasing position
+/// stores the store's order, and a move, an insertion in the middle or an undo writes the rows
+/// that moved and no others: the writer gives an entity a new position only when the one it
+/// had no longer lies between its neighbours'. Positions are fractional (a new one is taken
+/// between its neighbours') and are numbered again, all at once, in the rare case two
+/// neighbours leave no room: then every entity is written.
 public struct EntityChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID: Sendable {
   /// The current value of every entity written since the last flush, in the order their ids
   /// were first changed.
   public let writes: [Entity]
+  /// The position of each write in the store's order, at its offset; empty when the writer
+  /// does not track the order (``StateWriter/init(keyPath:persist:)``).
+  public let positions: [Double]
   /// The ids deleted since the last flush (and not inserted again), in the order they were
   /// first changed.
   public let deletions: [Entity.ID]
-  /// The ids among `writes` that the store placed after every entity not written: inserted,
-  /// inserted again after a deletion, or changed while already last. In the order they
-  /// reached the end, which is their order in the store.
-  public let placedLast: [Entity.ID]
-  /// The offset in `writes` of each id of `placedLast`, when the batch comes from a writer
-  /// (which knows them without hashing); `nil` for a batch made with the public initializer.
-  package let placedLastOffsets: [Int]?
 
   /// Creates a batch of changes.
   ///
   /// - Parameters:
   ///   - writes: The entities to store.
+  ///   - positions: Their positions in the store's order, at their offsets, or none.
   ///   - deletions: The ids to remove.
-  ///   - placedLast: The ids among `writes` to store after every other entity, in this order.
-  public init(writes: [Entity], deletions: [Entity.ID], placedLast: [Entity.ID] = []) {
+  public init(writes: [Entity], positions: [Double] = [], deletions: [Entity.ID]) {
+    precondition(
+      positions.isEmpty || positions.count == writes.count,
+      "\(positions.count) positions for \(writes.count) writes")
     self.writes = writes
+    self.positions = positions
     self.deletions = deletions
-    self.placedLast = placedLast
-    placedLastOffsets = nil
-  }
-
-  /// Creates a batch whose `placedLast` ids are also given as offsets in `writes`.
-  package init(
-    writes: [Entity], deletions: [Entity.ID], placedLast: [Entity.ID], placedLastOffsets: [Int]
-  ) {
-    self.writes = writes
-    self.deletions = deletions
-    self.placedLast = placedLast
-    self.placedLastOffsets = placedLastOffsets
   }
 }

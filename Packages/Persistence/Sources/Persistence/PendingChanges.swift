@@ -3,9 +3,8 @@ import EntityTracking
 /// One writer's changes waiting for a flush, coalesced by id: the last operation on an id wins
 /// and ids keep the order they were first changed in.
 ///
-/// A write also remembers when its entity was last placed at the end of the store (see
-/// ``EntityChanges/placedLast``): a sequence number from the writer, increasing across batches,
-/// so that a failed batch put back under newer changes keeps the order of the moves.
+/// A write carries its entity's position in the store's order (see ``EntityChanges/positions``),
+/// taken when it was drained.
 ///
 /// NB: the changes are two arrays in first-change order and an index from id to offset, not an
 /// `OrderedDictionary`: this code runs unspecialized (the entity type is the app's), where every
@@ -13,9 +12,8 @@ import EntityTracking
 /// hashing of its id and two appends.
 struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID: Sendable {
   enum Change: Sendable {
-    /// A write; `placed` is when the entity was last placed at the end of the store, if it
-    /// was since the last flush.
-    case write(Entity, placed: Int?)
+    /// A write, at the entity's position in the store's order.
+    case write(Entity, position: Double)
     case delete
   }
 
@@ -49,14 +47,10 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
   ///
   /// - Parameters:
   ///   - upserts: The entities written.
+  ///   - positions: Their positions, at their offsets (empty: not tracked, all 0).
   ///   - deletions: The ids deleted.
-  ///   - placedLast: The offsets in `upserts` of the entities now last in the store, in store
-  ///     order.
-  ///   - placement: The writer's next placement number; advanced by `placedLast.count`.
   /// - Complexity: O(*c*), where *c* is the number of changes drained.
-  mutating func record(
-    upserts: [Entity], deletions: [Entity.ID], placedLast: [Int] = [], placement: inout Int
-  ) {
+  mutating func record(upserts: [Entity], positions: [Double], deletions: [Entity.ID]) {
     let capacity = ids.count + upserts.count + deletions.count
     ids.reserveCapacity(capacity)
     changes.reserveCapacity(capacity)
@@ -65,29 +59,17 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
       let offset = offset(of: id)
       changes[offset] = .delete
     }
-    var upsertOffsets: [Int] = []
-    if !placedLast.isEmpty { upsertOffsets.reserveCapacity(upserts.count) }
-    for entity in upserts {
+    let tracksPositions = !positions.isEmpty
+    for index in upserts.indices {
+      let entity = upserts[index]
       let offset = offset(of: entity.id)
-      // NB: an entity changed in place keeps the place it was moved to earlier in the window.
-      if case .write(_, let placed) = changes[offset] {
-        changes[offset] = .write(entity, placed: placed)
-      } else {
-        changes[offset] = .write(entity, placed: nil)
-      }
-      if !placedLast.isEmpty { upsertOffsets.append(offset) }
-    }
-    for index in placedLast {
-      let offset = upsertOffsets[index]
-      guard case .write(let entity, _) = changes[offset] else { continue }
-      changes[offset] = .write(entity, placed: placement)
-      placement += 1
+      changes[offset] = .write(entity, position: tracksPositions ? positions[index] : 0)
     }
   }
 
   /// Puts a batch that failed to persist back, underneath the changes recorded since it was
-  /// taken: a newer change to an id wins, and the failed ids keep their earlier place (in the
-  /// batch, and at the end of the store when they had moved there).
+  /// taken: a newer change to an id wins (with its position), and the failed ids keep their
+  /// earlier place in the batch.
   ///
   /// - Complexity: O(*f* + *c*), the changes of the failed batch and those recorded since.
   mutating func restore(failed: PendingChanges) {
@@ -96,12 +78,7 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
     merged.changes.reserveCapacity(failed.count + count)
     for (id, change) in zip(ids, changes) {
       let offset = merged.offset(of: id)
-      if case .write(let entity, nil) = change, case .write(_, let placed?) = merged.changes[offset]
-      {
-        merged.changes[offset] = .write(entity, placed: placed)
-      } else {
-        merged.changes[offset] = change
-      }
+      merged.changes[offset] = change
     }
     self = merged
   }
@@ -142,34 +119,27 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
     changes.append(change)
   }
 
-  /// The writes and the deletions, each in first-change order, and the ids placed last in the
-  /// order they were placed.
+  /// The writes, at their positions, and the deletions, each in first-change order.
   ///
-  /// - Complexity: O(*c*), or O(*c* + *p* log *p*) when the *p* ids placed last were placed in
-  ///   another order than first changed (a failed batch put back under newer moves).
-  var split: EntityChanges<Entity> {
+  /// - Parameter tracksPositions: Whether the positions are the store's (else they are left
+  ///   out).
+  /// - Complexity: O(*c*).
+  func split(tracksPositions: Bool) -> EntityChanges<Entity> {
     var writes: [Entity] = []
+    var positions: [Double] = []
     var deletions: [Entity.ID] = []
-    var placed: [(order: Int, write: Int)] = []
     writes.reserveCapacity(changes.count)
-    var isSorted = true
+    if tracksPositions { positions.reserveCapacity(changes.count) }
     // NB: indices, not `enumerated()`: run unspecialized, the enumerated iterator looked up its
     // generic metadata for every change.
     for offset in changes.indices {
       switch changes[offset] {
-      case .write(let entity, let order):
-        if let order {
-          if let previous = placed.last, previous.order > order { isSorted = false }
-          placed.append((order, writes.count))
-        }
+      case .write(let entity, let position):
         writes.append(entity)
+        if tracksPositions { positions.append(position) }
       case .delete: deletions.append(ids[offset])
       }
     }
-    if !isSorted { placed.sort { $0.order < $1.order } }
-    let placedOffsets = placed.map(\.write)
-    return EntityChanges(
-      writes: writes, deletions: deletions, placedLast: placedOffsets.map { writes[$0].id },
-      placedLastOffsets: placedOffsets)
+    return EntityChanges(writes: writes, positions: positions, deletions: deletions)
   }
 }

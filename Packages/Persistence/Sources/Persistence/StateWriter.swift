@@ -28,33 +28,38 @@ public final class StateWriter<State> {
     persist: @escaping @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void
   ) {
     base = EntityWriter(
-      keyPath: keyPath, tracksPlacement: false,
+      keyPath: keyPath, placer: nil,
       output: .persist { changes in try await persist(changes.writes, changes.deletions) })
   }
 
-  /// Creates a writer for the `EntityStore` at `keyPath` whose `persist` also learns which
-  /// entities moved to the end of the store (``EntityChanges/placedLast``), so that it can
-  /// store the store's order: a store saved, then loaded in the stored order, is equal.
+  /// Creates a writer for the `EntityStore` at `keyPath` whose `persist` also learns each
+  /// written entity's position in the store's order (``EntityChanges/positions``), so that it
+  /// can store the order: a store saved, then loaded in increasing position, is equal.
+  ///
+  /// The writer knows the positions it gave since it was made; to keep them across launches,
+  /// give the loaded ones with ``init(keyPath:backend:versions:key:batch:)``'s `versions`.
   ///
   /// - Parameters:
   ///   - keyPath: Where the store lives in the state.
   ///   - persistChanges: Stores the changes. When it throws, the batch stays pending and is
   ///     retried.
-  /// - Complexity: Each drain that writes also walks the end of the store: O(*c* + *t*), *c*
-  ///   the number of changes and *t* the deleted entities at its end awaiting compaction.
+  /// - Complexity: Each drain that writes also places its writes: O(*c*) for *c* changes in
+  ///   the store's order (see ``EntityChanges``).
   public init<Entity>(
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     persistChanges: @escaping @Sendable (EntityChanges<Entity>) async throws -> Void
   ) {
-    base = EntityWriter(keyPath: keyPath, tracksPlacement: true, output: .persist(persistChanges))
+    base = EntityWriter(
+      keyPath: keyPath, placer: .own(), output: .persist(persistChanges))
   }
 
   /// Creates a writer for the `EntityStore` at `keyPath` that writes to `backend`: in a
   /// middleware on the same backend, its batch joins the flush's single transaction with the
   /// other writers' (see ``PersistenceBackend``); elsewhere it commits on its own.
   ///
-  /// Its changes include ``EntityChanges/placedLast``, so that a backend can store the store's
-  /// order.
+  /// Its changes include ``EntityChanges/positions``, so that a backend can store the store's
+  /// order (from the positions this writer gave since it was made; see
+  /// ``init(keyPath:persistChanges:)``).
   ///
   /// - Parameters:
   ///   - keyPath: Where the store lives in the state.
@@ -65,7 +70,7 @@ public final class StateWriter<State> {
   ///     they wait for a flush: when each change was made. A backend with optimistic
   ///     concurrency records here the version each change was made against (PersistencePostgres
   ///     does), since the version it last saw may move on before the flush.
-  /// - Complexity: Each drain that writes also walks the end of the store, as with
+  /// - Complexity: Each drain that writes also places its writes, as with
   ///   ``init(keyPath:persistChanges:)``.
   public init<Entity, Backend: PersistenceBackend>(
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
@@ -74,7 +79,7 @@ public final class StateWriter<State> {
     drained: (@MainActor (ChangeSet<Entity.ID>) -> Void)? = nil
   ) {
     base = EntityWriter(
-      keyPath: keyPath, tracksPlacement: true,
+      keyPath: keyPath, placer: .own(),
       output: .backend(
         stage: { BackendBatch(batch($0), for: backend) },
         commit: { try await backend.commit([batch($0)]) }),
@@ -85,8 +90,10 @@ public final class StateWriter<State> {
 
   /// Creates a writer for the `EntityStore` at `keyPath` that writes to `backend`, each row
   /// at the version `versions` says this app last saw (optimistic concurrency: a row another
-  /// writer changed meanwhile is a ``PersistenceConflict``). PersistenceSQLite's and
-  /// PersistencePostgres's `StateWriter(keyPath:table:database:)` are this writer.
+  /// writer changed meanwhile is a ``PersistenceConflict``), and at a position that keeps the
+  /// store's order, from the positions `versions` holds (``VersionTable/positions``).
+  /// PersistenceSQLite's and PersistencePostgres's `StateWriter(keyPath:table:database:)` are
+  /// this writer.
   ///
   /// - Parameters:
   ///   - keyPath: Where the store lives in the state.
@@ -104,7 +111,7 @@ public final class StateWriter<State> {
     batch: @escaping @Sendable (EntityChanges<Entity>) -> Backend.Batch
   ) {
     base = EntityWriter(
-      keyPath: keyPath, tracksPlacement: true,
+      keyPath: keyPath, placer: Placer(versions, key: key),
       output: .backend(
         stage: { BackendBatch(batch($0), for: backend) },
         commit: { try await backend.commit([batch($0)]) }),
@@ -176,6 +183,29 @@ struct VersionTracking<ID: Hashable & Sendable> {
   let discarded: @MainActor ([ID]) -> Void
 }
 
+/// Gives a drain's writes their positions in the store's order (see ``EntityChanges``), from
+/// the positions a ``VersionTable`` holds.
+struct Placer<Entity: Identifiable & Equatable & Sendable> where Entity.ID: Sendable {
+  /// Forgets the deleted ids' positions and places the writes.
+  let place:
+    @MainActor (_ store: EntityStore<Entity>, _ writes: [Entity], _ deletions: [Entity.ID]) ->
+      Placement
+
+  init<Key>(_ versions: VersionTable<Key>, key: @escaping @Sendable (Entity.ID) -> Key) {
+    place = { store, writes, deletions in
+      versions.withPositions { positions in
+        for id in deletions { positions[key(id)] = nil }
+        return store.placement(of: writes, key: key, positions: &positions)
+      }
+    }
+  }
+
+  /// A placer with a table of its own, keyed by id, empty at first.
+  static func own() -> Placer {
+    Placer(VersionTable<Entity.ID>("positions"), key: { $0 })
+  }
+}
+
 /// The entity-typed half of a ``StateWriter``.
 @MainActor
 protocol WriterBase<State>: AnyObject {
@@ -205,22 +235,21 @@ where Entity.ID: Sendable {
   }
 
   private let keyPath: WritableKeyPath<State, EntityStore<Entity>>
-  private let tracksPlacement: Bool
+  /// Places the writes in the store's order; `nil` when the writer does not track order.
+  private let placer: Placer<Entity>?
   private let output: Output
   private let tracking: VersionTracking<Entity.ID>?
   private var pending = PendingChanges<Entity>()
   /// Writes the database refused, set aside from the flushes, with why.
   private var held = PendingChanges<Entity>()
   private var rejections: [String: RejectedWrite] = [:]
-  /// The next placement number (see ``PendingChanges``): it only grows.
-  private var placement = 0
 
   init(
-    keyPath: WritableKeyPath<State, EntityStore<Entity>>, tracksPlacement: Bool, output: Output,
-    tracking: VersionTracking<Entity.ID>? = nil
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>, placer: Placer<Entity>?,
+    output: Output, tracking: VersionTracking<Entity.ID>? = nil
   ) {
     self.keyPath = keyPath
-    self.tracksPlacement = tracksPlacement
+    self.placer = placer
     self.output = output
     self.tracking = tracking
   }
@@ -277,7 +306,7 @@ where Entity.ID: Sendable {
     // NB: read first, so that a store with nothing to drain is not written back (no copy, no
     // observation notification).
     guard state[keyPath: keyPath].hasChanges else { return false }
-    let changes = state[keyPath: keyPath].drainChanges()
+    var changes = state[keyPath: keyPath].drainChanges()
     let store = state[keyPath: keyPath]
     var writes: [Entity] = []
     var deletions: [Entity.ID] = []
@@ -294,9 +323,17 @@ where Entity.ID: Sendable {
         deletions.append(id)
       }
     }
-    let placedLast = tracksPlacement ? store.offsetsPlacedLast(among: writes) : []
-    pending.record(
-      upserts: writes, deletions: deletions, placedLast: placedLast, placement: &placement)
+    var positions: [Double] = []
+    if let placer {
+      let placement = placer.place(store, writes, deletions)
+      positions = placement.positions
+      if placement.renumbered {
+        // NB: every entity has a new position, so every one is written.
+        writes = store.values
+        changes = ChangeSet(deletions.map { .deletion($0) } + writes.map { .upsert($0.id) })
+      }
+    }
+    pending.record(upserts: writes, positions: positions, deletions: deletions)
     if !held.isEmpty {
       // NB: a new change to a refused write replaces it (the app fixed the entity, say).
       let superseded = changes.map(\.id)
@@ -311,7 +348,7 @@ where Entity.ID: Sendable {
     guard !pending.isEmpty else { return nil }
     let taken = pending
     pending = PendingChanges()
-    let changes = taken.split
+    let changes = taken.split(tracksPositions: placer != nil)
     let persist: Persist
     let staged: BackendBatch?
     switch output {

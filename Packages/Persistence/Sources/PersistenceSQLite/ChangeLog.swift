@@ -22,7 +22,7 @@ enum ChangeLog {
           entity_id NOT NULL,
           version INTEGER NOT NULL,
           deleted INTEGER NOT NULL,
-          placed_last INTEGER NOT NULL,
+          placed_last INTEGER NOT NULL, -- 0: order is the tables' positions now
           origin TEXT NOT NULL,
           written_at REAL NOT NULL)
         """)
@@ -37,9 +37,9 @@ enum ChangeLog {
       sql: """
         INSERT INTO \(table)
           (table_name, origin, written_at, entity_id, version, deleted, placed_last)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, 0)
         """)
-    try statement.setArguments([name, origin, writtenAt, DatabaseValue.null, 0, 0, 0])
+    try statement.setArguments([name, origin, writtenAt, DatabaseValue.null, 0, 0])
     return statement
   }
 

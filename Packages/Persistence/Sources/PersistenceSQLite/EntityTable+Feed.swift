@@ -14,7 +14,7 @@ extension EntityTable {
     let rows = try Row.fetchCursor(
       db,
       sql: """
-        SELECT entity_id, version, placed_last, origin FROM \(ChangeLog.table)
+        SELECT entity_id, version, origin FROM \(ChangeLog.table)
         WHERE seq > ? AND seq <= ? AND table_name = ? AND origin <> ?
         ORDER BY seq
         """, arguments: [after, through, name, origin])
@@ -23,11 +23,9 @@ extension EntityTable {
     while let row = try rows.next() {
       let key: DatabaseValue = row[0]
       order += 1
-      let placedLast =
-        try row.decode(Int64.self, atIndex: 2) != 0 || latest[key]?.placedLast == true
       latest[key] = LatestChange(
-        order: order, logVersion: try row.decode(Int64.self, atIndex: 1), placedLast: placedLast,
-        origin: try row.decode(String.self, atIndex: 3))
+        order: order, logVersion: try row.decode(Int64.self, atIndex: 1),
+        origin: try row.decode(String.self, atIndex: 2))
     }
     // NB: each row read by its id after the log, not joined to it: the entity's columns could
     // share a name with the log's.
@@ -49,7 +47,7 @@ extension EntityTable {
         changes.append(
           .init(
             id: id, entity: try decode(found), version: try found.decode(forColumn: "version"),
-            origin: row.origin, placedLast: row.placedLast))
+            origin: row.origin, position: try found.decode(forColumn: "position")))
       } catch {
         logger.error(
           "change feed: a row does not decode; skipped",
@@ -72,7 +70,8 @@ extension EntityTable {
     try checkColumns(db)
     var unseen = versions.seen
     var changes: [RemoteChanges<Entity>.Change] = []
-    let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quotedName) ORDER BY rowid")
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT * FROM \(quotedName) ORDER BY position, rowid")
     while let row = try rows.next() {
       let version = try row.decode(Int64.self, forColumn: "version")
       let entity: Entity
@@ -86,7 +85,10 @@ extension EntityTable {
       }
       let seen = unseen.removeValue(forKey: entity.id)
       guard seen.map({ $0 < version }) ?? true else { continue }
-      changes.append(.init(id: entity.id, entity: entity, version: version, origin: "database"))
+      changes.append(
+        .init(
+          id: entity.id, entity: entity, version: version, origin: "database",
+          position: try row.decode(forColumn: "position")))
     }
     for (id, version) in unseen {
       changes.append(.init(id: id, entity: nil, version: version + 1, origin: "database"))
@@ -99,6 +101,5 @@ extension EntityTable {
 private struct LatestChange {
   var order: Int
   var logVersion: Int64
-  var placedLast: Bool
   var origin: String
 }

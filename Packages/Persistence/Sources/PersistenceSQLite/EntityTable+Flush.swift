@@ -9,8 +9,8 @@ import class Foundation.NSNull
 
 extension EntityTable {
   /// Writes `changes` in `db`'s transaction, each row at the version the process last saw:
-  /// removes the deletions, replaces the writes in place (a new id goes last), stores the
-  /// entities placed last after every other row, in their order, and logs each row.
+  /// removes the deletions, writes each entity at its position (a batch without positions puts
+  /// new rows after the others and leaves the others' in place), and logs each row.
   ///
   /// A row found at another version is a conflict and a row the database refuses (or an
   /// entity that does not encode) a rejected write: both are recorded in `flush`, and the
@@ -44,13 +44,11 @@ extension EntityTable {
     }
     guard !changes.writes.isEmpty else { return }
     let writeBase = changes.deletions.count
-    var isPlacedLast = [Bool](repeating: false, count: changes.writes.count)
-    let placedLast = placedLastOffsets(of: changes)
-    for offset in placedLast { isPlacedLast[offset] = true }
+    let hasPositions = !changes.positions.isEmpty
     let encoder = ColumnEncoder(columns: columns.map(\.name))
-    func write(at offset: Int) throws {
+    for offset in changes.writes.indices {
       let entity = changes.writes[offset]
-      if !bases.dropped.isEmpty, bases.dropped[entity.id] != nil { return }
+      if !bases.dropped.isEmpty, bases.dropped[entity.id] != nil { continue }
       do {
         try encoder.encode(entity)
       } catch {
@@ -58,27 +56,12 @@ extension EntityTable {
           RejectedWrite(
             batch: flush.batch, table: name, id: "\(entity.id)",
             reason: .unencodable("\(error)")))
-        return
+        continue
       }
       try rows.write(
         entity.id, values: encoder.values, base: bases.versions[writeBase + offset],
-        placedLast: isPlacedLast[offset], flush: &flush)
+        position: hasPositions ? changes.positions[offset] : nil, flush: &flush)
     }
-    // NB: the rows placed last are written after the others, in their order, so that they
-    // take the largest rowids: the rowid orders the rows.
-    for offset in changes.writes.indices where !isPlacedLast[offset] { try write(at: offset) }
-    for offset in placedLast { try write(at: offset) }
-  }
-
-  /// The offsets in `changes.writes` of the ids placed last, in their order: given by a
-  /// writer's batch, or found by hashing for a batch made by hand.
-  private func placedLastOffsets(of changes: EntityChanges<Entity>) -> [Int] {
-    if let offsets = changes.placedLastOffsets { return offsets }
-    guard !changes.placedLast.isEmpty else { return [] }
-    var offsets: [Entity.ID: Int] = [:]
-    offsets.reserveCapacity(changes.writes.count)
-    for offset in changes.writes.indices { offsets[changes.writes[offset].id] = offset }
-    return changes.placedLast.compactMap { offsets[$0] }
   }
 }
 
@@ -101,6 +84,9 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   private var insertAtVersion: Statement?
   /// The version of the rows this batch makes, read at the first.
   private var madeAtVersion: Int64?
+  /// The position of the last row this batch added after the others, for a batch without
+  /// positions: read at the first.
+  private var appendedPosition: Double?
   private var deleteAtVersion: Statement?
   private var updateAtVersion: Statement?
 
@@ -120,8 +106,8 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     count = columns.count
     name = table.quotedName
     let quoted = columns.map(\.name.quotedDatabaseIdentifier)
-    insertColumns = (["id"] + quoted + ["version"]).joined(separator: ", ")
-    insertValues = Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")
+    insertColumns = (["id"] + quoted + ["version", "position"]).joined(separator: ", ")
+    insertValues = Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")
     assignments = quoted.map { "\($0) = ?, " }.joined()
     upsertAssignments = quoted.map { "\($0) = excluded.\($0), " }.joined()
   }
@@ -186,29 +172,42 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     }
   }
 
-  /// Writes an entity's column values: updates its row at its base version (or deletes it
-  /// there and inserts it last when `placedLast`), or inserts a row new to this process.
+  /// The position of a row this batch adds without one: after every row, and after the
+  /// rows added before it.
+  private mutating func nextAppendedPosition() throws -> Double {
+    let last =
+      try appendedPosition
+      ?? Double.fetchOne(db, sql: "SELECT max(position) FROM \(name)") ?? 0
+    appendedPosition = last + 1
+    return last + 1
+  }
+
+  /// Writes an entity's column values at its position (`nil`: where the row is, or after
+  /// every row when new): updates its row at its base version, or inserts a row new to this
+  /// process.
   mutating func write(
-    _ id: Entity.ID, values: [DatabaseValue], base: Int64?, placedLast: Bool,
+    _ id: Entity.ID, values: [DatabaseValue], base: Int64?, position: Double?,
     flush: inout SQLiteFlush
   ) throws {
     if lastWriterWins {
-      try overwrite(id, values: values, placedLast: placedLast, flush: &flush)
+      try overwrite(id, values: values, position: position, flush: &flush)
       return
     }
     let (quoted, columns, placeholders, count) = (name, insertColumns, insertValues, count)
     guard let base else {
       // New to this process: a row there already was created by another one.
       let version = try firstVersion()
+      let position = try position ?? nextAppendedPosition()
       let insert = try Self.statement(
         &insertAtVersion, "INSERT INTO \(quoted) (\(columns)) VALUES (\(placeholders))",
-        count: count + 2, in: db)
+        count: count + 3, in: db)
       switch try run(
         insert, id: id, flush: &flush,
         bindings: { sqlite in
           try bind(id, at: 1, of: insert, sqlite)
           try bind(values, from: 2, of: insert, sqlite)
           try check(sqlite3_bind_int64(sqlite, CInt(count + 2), version), insert)
+          try check(sqlite3_bind_double(sqlite, CInt(count + 3), position), insert)
         })
       {
       case .changed: try logged(id, version: version, deleted: false)
@@ -218,45 +217,24 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       }
       return
     }
-    if placedLast {
-      let delete = try Self.statement(
-        &deleteAtVersion, "DELETE FROM \(quoted) WHERE id = ? AND version = ?", count: 2, in: db)
-      let found = try run(delete, id: id, flush: &flush) { sqlite in
-        try bind(id, at: 1, of: delete, sqlite)
-        try check(sqlite3_bind_int64(sqlite, 2, base), delete)
-      }
-      guard found == .changed else {
-        if found == .unchanged, let conflict = try conflict(id, base: base) {
-          flush.conflicts.append(conflict)
-        }
-        return
-      }
-      let insert = try Self.statement(
-        &insertAtVersion, "INSERT INTO \(quoted) (\(columns)) VALUES (\(placeholders))",
-        count: count + 2, in: db)
-      guard
-        try run(
-          insert, id: id, flush: &flush,
-          bindings: { sqlite in
-            try bind(id, at: 1, of: insert, sqlite)
-            try bind(values, from: 2, of: insert, sqlite)
-            try check(sqlite3_bind_int64(sqlite, CInt(count + 2), base + 1), insert)
-          }) == .changed
-      else { return }
-      try logged(id, version: base + 1, deleted: false, placedLast: true)
-      return
-    }
     let assignments = assignments
+    // NB: a NULL position keeps the row's.
     let update = try Self.statement(
       &updateAtVersion,
-      "UPDATE \(quoted) SET \(assignments)version = version + 1 WHERE id = ? AND version = ?",
-      count: count + 2, in: db)
+      """
+      UPDATE \(quoted) SET \(assignments)version = version + 1, \
+      position = coalesce(?, position) WHERE id = ? AND version = ?
+      """,
+      count: count + 3, in: db)
     switch try run(
       update, id: id, flush: &flush,
       bindings: { sqlite in
         try bind(values, from: 1, of: update, sqlite)
-        try bind(id, at: CInt(count + 1), of: update, sqlite)
-        try check(sqlite3_bind_int64(sqlite, CInt(count + 2), base), update)
+        if let position {
+          try check(sqlite3_bind_double(sqlite, CInt(count + 1), position), update)
+        }
+        try bind(id, at: CInt(count + 2), of: update, sqlite)
+        try check(sqlite3_bind_int64(sqlite, CInt(count + 3), base), update)
       })
     {
     case .changed: try logged(id, version: base + 1, deleted: false)
@@ -268,37 +246,35 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   /// Writes under last-writer-wins: whatever the row's version, at the version after it.
   private mutating func overwrite(
-    _ id: Entity.ID, values: [DatabaseValue], placedLast: Bool,
+    _ id: Entity.ID, values: [DatabaseValue], position: Double?,
     flush: inout SQLiteFlush
   ) throws {
     var version: Int64 = 1
     do {
-      if placedLast {
-        let delete = try db.cachedStatement(
-          sql: "DELETE FROM \(name) WHERE id = ? RETURNING version")
-        version = (try Int64.fetchOne(delete, arguments: [id]) ?? 0) + 1
-        try db.execute(
-          sql: "INSERT INTO \(name) (\(insertColumns)) VALUES (\(insertValues))",
-          arguments: StatementArguments([id.databaseValue] + values + [version.databaseValue]))
-      } else {
-        let first = try firstVersion()
-        let upsert = try db.cachedStatement(
-          sql: """
-            INSERT INTO \(name) (\(insertColumns)) VALUES (\(insertValues))
-            ON CONFLICT(id) DO UPDATE SET \(upsertAssignments)version = version + 1
-            RETURNING version
-            """)
-        version =
-          try Int64.fetchOne(
-            upsert,
-            arguments: StatementArguments([id.databaseValue] + values + [first.databaseValue]))
-          ?? first
-      }
+      let first = try firstVersion()
+      // NB: a row new to the file takes the position given, else one after every row; a row
+      // there keeps its own when none is given.
+      let inserted = try position ?? nextAppendedPosition()
+      let upsert = try db.cachedStatement(
+        sql: """
+          INSERT INTO \(name) (\(insertColumns)) VALUES (\(insertValues))
+          ON CONFLICT(id) DO UPDATE SET \(upsertAssignments)version = version + 1,
+            position = coalesce(?, position)
+          RETURNING version
+          """)
+      version =
+        try Int64.fetchOne(
+          upsert,
+          arguments: StatementArguments(
+            [id.databaseValue] + values + [
+              first.databaseValue, inserted.databaseValue, position.databaseValue,
+            ]))
+        ?? first
     } catch let error as DatabaseError where Self.isRefusal(error) {
       flush.rejected.append(refusal(error, id: id, isDeletion: false, batch: flush.batch))
       return
     }
-    try logged(id, version: version, deleted: false, placedLast: placedLast)
+    try logged(id, version: version, deleted: false)
   }
 
   /// The row of `id` now, as a conflict with `base`; `nil` when the row is gone and the write
@@ -394,15 +370,12 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   }
 
   /// Logs a row written or deleted, and records it for the process's versions.
-  private mutating func logged(
-    _ id: Entity.ID, version: Int64, deleted: Bool, placedLast: Bool = false
-  ) throws {
+  private mutating func logged(_ id: Entity.ID, version: Int64, deleted: Bool) throws {
     let sqlite = log.sqliteStatement
     _ = sqlite3_reset(sqlite)
     try bind(id, at: 4, of: log, sqlite)
     try check(sqlite3_bind_int64(sqlite, 5, version), log)
     try check(sqlite3_bind_int(sqlite, 6, deleted ? 1 : 0), log)
-    try check(sqlite3_bind_int(sqlite, 7, placedLast ? 1 : 0), log)
     try log.execute()
     written.append(.init(key: id, version: version, isDeletion: deleted))
   }

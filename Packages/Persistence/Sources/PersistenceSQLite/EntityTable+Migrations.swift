@@ -10,8 +10,8 @@ import class Foundation.JSONDecoder
 extension EntityTable {
   /// Converts a table made by a release before typed columns (each entity as JSON in a `data`
   /// column) to a column per property, keeping every row's id, version and order. It also
-  /// adds what ``addVersions(in:)`` adds, so a file of any earlier release needs this step
-  /// alone. A table that already has typed columns is left as it is.
+  /// adds what ``addVersions(in:)`` and ``addPositions(in:)`` add, so a file of any earlier
+  /// release needs this step alone. A table that already has typed columns is left as it is.
   ///
   /// ```swift
   /// SQLiteMigration("v3-columns") { db in try notes.convertToColumns(in: db) }
@@ -29,7 +29,7 @@ extension EntityTable {
     try addVersions(in: db)
     let converted = "\(name)_converting".quotedDatabaseIdentifier
     try create(converted, in: db)
-    let quoted = ["id"] + columns.map(\.name.quotedDatabaseIdentifier) + ["version"]
+    let quoted = ["id"] + columns.map(\.name.quotedDatabaseIdentifier) + ["version", "position"]
     let insert = try db.makeStatement(
       sql: """
         INSERT INTO \(converted) (\(quoted.joined(separator: ", ")))
@@ -38,7 +38,7 @@ extension EntityTable {
     let decoder = JSONDecoder()
     let encoder = ColumnEncoder(columns: columns.map(\.name))
     let rows = try Row.fetchCursor(
-      db, sql: "SELECT id, data, version FROM \(quotedName) ORDER BY rowid")
+      db, sql: "SELECT id, data, version, rowid FROM \(quotedName) ORDER BY rowid")
     while let row = try rows.next() {
       let id: DatabaseValue = row[0]
       let entity: Entity
@@ -48,7 +48,8 @@ extension EntityTable {
         throw SQLiteDatabaseError.undecodable(table: name, id: "\(id)", underlying: error)
       }
       try encoder.encode(entity)
-      try insert.execute(arguments: StatementArguments([id] + encoder.values + [row[2]]))
+      try insert.execute(
+        arguments: StatementArguments([id] + encoder.values + [row[2], row[3]]))
     }
     try replace(with: converted, in: db)
   }
@@ -110,7 +111,7 @@ extension EntityTable {
   }
 
   /// Makes the table again with the columns the entity has now, keeping every row's id,
-  /// version and order: a column whose property's type changed (converted by an SQL
+  /// version and position: a column whose property's type changed (converted by an SQL
   /// expression in `values`), a column of a property removed (dropped), or any mix. Each new
   /// column takes its expression from `values` (over the old columns), else the old column of
   /// its name, else NULL.
@@ -135,16 +136,17 @@ extension EntityTable {
       throw SQLiteDatabaseError.jsonTable(table: name)
     }
     try addVersions(in: db)
+    try addPositions(in: db)
     let rebuilt = "\(name)_rebuilding".quotedDatabaseIdentifier
     try create(rebuilt, in: db)
-    let names = ["id"] + columns.map(\.name.quotedDatabaseIdentifier) + ["version"]
+    let names = ["id"] + columns.map(\.name.quotedDatabaseIdentifier) + ["version", "position"]
     let sources =
       ["id"]
       + columns.map { column in
         values[column.name]
           ?? (stored.contains(column.name.lowercased())
             ? column.name.quotedDatabaseIdentifier : "NULL")
-      } + ["version"]
+      } + ["version", "position"]
     try db.execute(
       sql: """
         INSERT INTO \(rebuilt) (\(names.joined(separator: ", ")))

@@ -6,8 +6,9 @@ import struct Foundation.Data
 import class Foundation.JSONDecoder
 
 /// A table holding one `Codable` entity type, one row per entity: the id as primary key, each
-/// stored property in a column of its SQL type, and a `version` that every write increments (a
-/// row made again after a deletion starts above every version its id had, never again at 1).
+/// stored property in a column of its SQL type, a `version` that every write increments (a
+/// row made again after a deletion starts above every version its id had, never again at 1),
+/// and a `position` that keeps the store's order.
 /// An app persists an `EntityStore` through it without writing SQL.
 ///
 /// ```swift
@@ -38,14 +39,14 @@ import class Foundation.JSONDecoder
 /// feeds read.
 ///
 /// ## Order
-/// Rows keep the order of the store: ``SQLiteDatabase/load(_:)`` returns a store equal to the
-/// one saved through `StateWriter(keyPath:table:database:)`. The order a store gets from
-/// inserting (at the end), changing in place, deleting, and inserting again after a deletion
-/// (at the end: in memory and in the table alike) is stored, and so is the order
-/// `restore(from:)` gives (it records each entity it moves as deleted and inserted again).
-/// `sort(by:)` reorders entities without moving them to the end: the table does not follow that
-/// (the entities are all there, the order differs), so sort again after loading.
-/// A writer made from ``SQLiteDatabase/persist(to:)`` alone keeps rows in first-written order.
+/// Order is data: each row has a `position` (`REAL`), and ``SQLiteDatabase/load(_:)`` reads
+/// rows in increasing position, so it returns a store equal to the one saved through
+/// `StateWriter(keyPath:table:database:)`, whatever edits gave its order: inserting, moving,
+/// `sort(by:)`, `restore(from:)` (an undo). A move writes the one row that moved: the writer
+/// gives it a position between its neighbours' (``/Persistence/EntityChanges``), and other
+/// processes' feeds put it at the same place. `SELECT title FROM cards ORDER BY position`
+/// reads the cards in the app's order. A writer made from ``SQLiteDatabase/persist(to:)``
+/// alone adds new rows after the others and leaves the others where they are.
 public struct EntityTable<Entity: Codable & Identifiable & Equatable & Sendable>: Sendable
 where Entity.ID: DatabaseValueConvertible & Sendable {
   /// The table's name.
@@ -81,7 +82,9 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     case .success(let schema): properties = schema.properties
     case .failure(let error): throw .unsampledProperty(table: name, error)
     }
-    if let reserved = properties.first(where: { $0.name.lowercased() == "version" }) {
+    if let reserved = properties.first(where: {
+      ["version", "position"].contains($0.name.lowercased())
+    }) {
       throw .reservedColumn(table: name, column: reserved.name)
     }
     return properties.filter { $0.name != "id" }
@@ -101,11 +104,11 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   /// Creates a table of this layout named `quoted`.
   func create(_ quoted: String, in db: Database) throws {
     // NB: `id` has no declared type, so it is not an alias of the rowid: the rowid then keeps
-    // first-insertion order, which an update preserves and `load` reads back.
+    // first-insertion order, which breaks ties between equal positions.
     let definitions =
       ["id NOT NULL PRIMARY KEY"]
       + (try columns().map { "\($0.name.quotedDatabaseIdentifier) \(Self.sqlType($0.kind))" })
-      + ["version INTEGER NOT NULL DEFAULT 1"]
+      + ["version INTEGER NOT NULL DEFAULT 1", "position REAL NOT NULL DEFAULT 0"]
     try db.execute(sql: "CREATE TABLE \(quoted) (\(definitions.joined(separator: ", ")))")
   }
 
@@ -139,6 +142,25 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     try ChangeLog.create(in: db)
   }
 
+  /// Brings a table made by a release that kept rows in insertion order (ReduxKit before
+  /// 0.7: no `position`) to this one: adds the `position` column, each row numbered in its
+  /// order then (its rowid). Call it from a new migration; it does nothing to a table that
+  /// has it.
+  ///
+  /// ```swift
+  /// SQLiteMigration("v4-positions") { db in try notes.addPositions(in: db) }
+  /// ```
+  ///
+  /// - Parameter db: The migration's database connection.
+  /// - Throws: GRDB's `DatabaseError`, for instance when the table does not exist.
+  /// - Complexity: O(*n*): every row is given its position.
+  public func addPositions(in db: Database) throws {
+    guard try !db.columns(in: name).contains(where: { $0.name == "position" }) else { return }
+    try db.execute(
+      sql: "ALTER TABLE \(quotedName) ADD COLUMN position REAL NOT NULL DEFAULT 0")
+    try db.execute(sql: "UPDATE \(quotedName) SET position = rowid")
+  }
+
   var quotedName: String { name.quotedDatabaseIdentifier }
 
   /// Throws, before anything reads or writes the table, when it does not have the layout this
@@ -161,6 +183,9 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     if types["data"] != nil, !columns.contains(where: { $0.name.lowercased() == "data" }) {
       throw SQLiteDatabaseError.jsonTable(table: name)
     }
+    guard types["position"] != nil else {
+      throw SQLiteDatabaseError.unpositionedTable(table: name)
+    }
     for column in columns {
       let expected = Self.sqlType(column.kind)
       guard let type = types[column.name.lowercased()] else {
@@ -176,23 +201,34 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     return columns
   }
 
-  /// Reads every row, in first-written order, into a store that records no changes, with the
-  /// version of each.
-  func load(from db: Database) throws -> (store: EntityStore<Entity>, versions: [Entity.ID: Int64])
-  {
+  /// What a load reads: the rows in order, as a store that records no changes, with the
+  /// version and position of each.
+  struct Loaded {
+    var store: EntityStore<Entity>
+    var versions: [Entity.ID: Int64]
+    var positions: [Entity.ID: Double]
+  }
+
+  /// Reads every row, in order of position, into a store that records no changes, with the
+  /// version and position of each.
+  func load(from db: Database) throws -> Loaded {
     try checkColumns(db)
     var entities: [Entity] = []
     var versions: [Entity.ID: Int64] = [:]
+    var positions: [Entity.ID: Double] = [:]
     let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quotedName)") ?? 0
     entities.reserveCapacity(count)
     versions.reserveCapacity(count)
-    let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quotedName) ORDER BY rowid")
+    positions.reserveCapacity(count)
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT * FROM \(quotedName) ORDER BY position, rowid")
     while let row = try rows.next() {
       let entity = try decode(row)
       versions[entity.id] = try row.decode(Int64.self, forColumn: "version")
+      positions[entity.id] = try row.decode(Double.self, forColumn: "position")
       entities.append(entity)
     }
-    return (EntityStore(entities), versions)
+    return Loaded(store: EntityStore(entities), versions: versions, positions: positions)
   }
 
   /// Decodes a row of the table.

@@ -299,20 +299,21 @@ public final class SQLiteDatabase: Sendable {
     _ table: EntityTable<Entity>
   ) async throws(SQLiteDatabaseError) -> EntityStore<Entity> {
     try checkOpen()
-    let loaded: (store: EntityStore<Entity>, versions: [Entity.ID: Int64])
+    let loaded: EntityTable<Entity>.Loaded
     do {
       loaded = try await writer.read { db in try table.load(from: db) }
     } catch {
       throw classify(error)
     }
-    book.table(table.name, keyedBy: Entity.ID.self).loaded(loaded.versions)
+    book.table(table.name, keyedBy: Entity.ID.self).loaded(
+      loaded.versions, positions: loaded.positions)
     return loaded.store
   }
 
   // MARK: - Writing
 
-  /// Writes a batch of changes to `table` in one transaction of its own, keeping rows in
-  /// first-written order: for writing outside a ``Persistence/PersistenceMiddleware``.
+  /// Writes a batch of changes to `table` in one transaction of its own, new rows after the
+  /// others: for writing outside a ``Persistence/PersistenceMiddleware``.
   ///
   /// A writer that joins the middleware's flush transaction and keeps the store's order is
   /// `StateWriter(keyPath:table:database:)`.

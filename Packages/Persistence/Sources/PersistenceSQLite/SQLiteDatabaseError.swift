@@ -48,6 +48,10 @@ public enum SQLiteDatabaseError: Error, Sendable {
   /// The table was made by a release before row versions: add a migration that calls
   /// ``EntityTable/addVersions(in:)`` for it. Nothing was read or written.
   case unversionedTable(table: String)
+  /// The table was made by a release that kept rows in insertion order (the rowid), without a
+  /// `position`: add a migration that calls ``EntityTable/addPositions(in:)`` for it. Nothing
+  /// was read or written.
+  case unpositionedTable(table: String)
   /// The table was made by a release before typed columns (each entity one JSON `data`
   /// value): add a migration that calls ``EntityTable/convertToColumns(in:)`` for it. Nothing
   /// was read or written.
@@ -154,6 +158,10 @@ extension SQLiteDatabaseError: CustomStringConvertible {
     case .unversionedTable(let table):
       "table \(table) was made by an earlier release, without row versions: add "
         + "SQLiteMigration(\"…-versions\") { db in try table.addVersions(in: db) } to the migrations"
+    case .unpositionedTable(let table):
+      "table \(table) was made by an earlier release, without row positions: add "
+        + "SQLiteMigration(\"…-positions\") { db in try table.addPositions(in: db) } to the "
+        + "migrations"
     case .jsonTable(let table):
       "table \(table) was made by an earlier release, with each entity as JSON in one column: add "
         + "SQLiteMigration(\"…-columns\") { db in try table.convertToColumns(in: db) } to the "
@@ -170,8 +178,8 @@ extension SQLiteDatabaseError: CustomStringConvertible {
         + "that converts an old value"
     case .unsampledProperty(let table, let error): "table \(table): \(error)"
     case .reservedColumn(let table, let column):
-      "table \(table): the entity's property '\(column)' has the name of the table's own version "
-        + "column: give it another coding key"
+      "table \(table): the entity's property '\(column)' has the name of one of the table's own "
+        + "columns (version, position): give it another coding key"
     case .sqlite(let error): "\(error)"
     }
   }

@@ -194,7 +194,7 @@ struct SchemaEvolutionTests {
       path: path, migrations: [Self.v1, SQLiteMigration("v2") { db in try cards.rebuild(in: db) }])
     #expect(try await database.load(cards).values.map(\.id) == [1, 2, 3])
     let columns = try await database.writer.read { db in try db.columns(in: "cards").map(\.name) }
-    #expect(columns == ["id", "title", "version"])
+    #expect(columns == ["id", "title", "version", "position"])
     try database.close()
   }
 
@@ -312,7 +312,7 @@ struct SchemaEvolutionTests {
       declared == [
         "id ", "title TEXT", "count INTEGER", "ratio REAL", "isDone BOOLEAN", "due REAL",
         "cleared REAL", "status TEXT", "estimate TEXT", "checklist TEXT", "tags TEXT",
-        "scores TEXT", "avatar BLOB", "link TEXT", "version INTEGER",
+        "scores TEXT", "avatar BLOB", "link TEXT", "version INTEGER", "position REAL",
       ])
     try database.close()
   }

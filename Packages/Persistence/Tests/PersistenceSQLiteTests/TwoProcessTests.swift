@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ReduxCoreTesting
 import Testing
 
 /// Two processes writing one database file, as an app and its extension do: each open, and

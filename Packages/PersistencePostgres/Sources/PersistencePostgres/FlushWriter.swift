@@ -82,17 +82,19 @@ struct FlushWriter {
       if versions[write.id] != nil { updates.append(write) } else { inserts.append(write) }
     }
     var missed: [String] = []
-    // NB: positions are taken here, in the batch's order (rows placed last after the others),
-    // rather than by `nextval` inside the statements, whose order of evaluation is not defined.
+    // NB: a row new to a batch without positions takes one after every row, taken here, in the
+    // batch's order, rather than by `nextval` inside the statements, whose order of
+    // evaluation is not defined.
     var positions = try await newPositions(
       for: batch.writes.filter {
-        dropped[$0.id] == nil && (versions[$0.id] == nil || $0.placedLast)
+        dropped[$0.id] == nil && versions[$0.id] == nil && $0.position == nil
       })
     if !updates.isEmpty {
       let unmatched = try await update(updates, positions: positions, into: &outcome)
       if batch.lastWriterWins {
-        // Deleted meanwhile: written again, at the end.
-        let more = try await newPositions(for: unmatched.filter { positions[$0.id] == nil })
+        // Deleted meanwhile: written again, at its position or at the end.
+        let more = try await newPositions(
+          for: unmatched.filter { $0.position == nil && positions[$0.id] == nil })
         positions.merge(more) { old, _ in old }
         inserts += unmatched
       } else {
@@ -111,9 +113,9 @@ struct FlushWriter {
   /// NB: one value per flush rather than one per row: taking n values is a statement that
   /// returns n rows. The positions of every flush, on every instance, stay ordered by the
   /// sequence, and so do those written before this scheme (which took one value per row).
-  private func newPositions(for writes: [PostgresBatch.Write]) async throws -> [String: Int64] {
+  private func newPositions(for writes: [PostgresBatch.Write]) async throws -> [String: Double] {
     guard !writes.isEmpty else { return [:] }
-    var positions: [String: Int64] = [:]
+    var positions: [String: Double] = [:]
     positions.reserveCapacity(writes.count)
     let block = 1 << 20
     for start in stride(from: 0, to: writes.count, by: block) {
@@ -122,15 +124,21 @@ struct FlushWriter {
       var base: Int64 = 0
       for try await value in rows.decode(Int64.self) { base = value << 20 }
       for index in start..<min(start + block, writes.count) {
-        positions[writes[index].id] = base + Int64(index - start)
+        positions[writes[index].id] = Double(base + Int64(index - start))
       }
     }
     return positions
   }
 
+  /// The position each write's row takes: its own, else one taken for it, else NaN (the row
+  /// keeps its place).
+  private func positions(of writes: [PostgresBatch.Write], taken: [String: Double]) -> [Double] {
+    writes.map { $0.position ?? taken[$0.id] ?? .nan }
+  }
+
   /// Returns the writes that matched no row at their base version.
   private func update(
-    _ writes: [PostgresBatch.Write], positions: [String: Int64], into outcome: inout FlushOutcome
+    _ writes: [PostgresBatch.Write], positions: [String: Double], into outcome: inout FlushOutcome
   ) async throws -> [PostgresBatch.Write] {
     let ids = writes.map(\.id)
     let bases = writes.map { versions[$0.id] ?? -1 }
@@ -139,16 +147,15 @@ struct FlushWriter {
       WITH done AS (
         UPDATE \(table) AS r SET \(assignments)version = r.version + 1,
           updated_by = $5, updated_at = now(),
-          position = CASE WHEN u.position < 0 THEN r.position ELSE u.position END
-        FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::bigint[])
+          position = CASE WHEN u.position = 'NaN' THEN r.position ELSE u.position END
+        FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::float8[])
           WITH ORDINALITY AS u(id, data, base, position, n), \(spread)
         WHERE r.id = u.id AND (r.version = u.base OR $6)
         RETURNING r.id, r.version, u.base + 1 AS expected, u.n
       ), \(logged("write", table: "$7", origin: "$5", order: "n"))
       """, ids: ids,
       binds: binds(
-        ids, try json(of: writes), bases,
-        writes.map { write in write.placedLast ? positions[write.id] ?? -1 : -1 }, instance,
+        ids, try json(of: writes), bases, self.positions(of: writes, taken: positions), instance,
         batch.lastWriterWins, batch.table))
     for (index, id) in ids.enumerated() where !exceptions.missed.contains(id) {
       outcome.log.append(
@@ -167,7 +174,7 @@ struct FlushWriter {
   /// conflict that is rare. When a row is there already (a unique violation), the insert is
   /// rolled back to the savepoint and the rows found are the conflicts.
   private func insert(
-    _ writes: [PostgresBatch.Write], positions: [String: Int64], into outcome: inout FlushOutcome
+    _ writes: [PostgresBatch.Write], positions: [String: Double], into outcome: inout FlushOutcome
   ) async throws -> [String] {
     guard !batch.lastWriterWins else {
       return try await overwrite(writes, positions: positions, into: &outcome)
@@ -182,11 +189,11 @@ struct FlushWriter {
         )
         INSERT INTO \(table) (id\(columnList), version, updated_by, position)
         SELECT u.id\(spreadList), $6, $3, u.position
-        FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position), \(spread)
+        FROM UNNEST($1::text[], $2::text[], $4::float8[]) AS u(id, data, position), \(spread)
         """,
       binds: try binds(
-        ids, try json(of: writes), instance, writes.map { positions[$0.id] ?? -1 }, batch.table,
-        version))
+        ids, try json(of: writes), instance, self.positions(of: writes, taken: positions),
+        batch.table, version))
     try await connection.query("SAVEPOINT reduxkit_insert", logger: logger)
     do {
       try await connection.query(statement, logger: logger)
@@ -231,7 +238,7 @@ struct FlushWriter {
   /// Inserts under last-writer-wins: a row created by another instance meanwhile is
   /// overwritten. Returns nothing missed.
   private func overwrite(
-    _ writes: [PostgresBatch.Write], positions: [String: Int64], into outcome: inout FlushOutcome
+    _ writes: [PostgresBatch.Write], positions: [String: Double], into outcome: inout FlushOutcome
   ) async throws -> [String] {
     let ids = writes.map(\.id)
     let version = try await firstVersion()
@@ -240,7 +247,7 @@ struct FlushWriter {
       WITH done AS (
         INSERT INTO \(table) (id\(columnList), version, updated_by, position)
         SELECT u.id\(spreadList), $6, $3, u.position
-        FROM UNNEST($1::text[], $2::text[], $4::bigint[]) AS u(id, data, position), \(spread)
+        FROM UNNEST($1::text[], $2::text[], $4::float8[]) AS u(id, data, position), \(spread)
         ON CONFLICT (id) DO UPDATE SET \(batch.columns.map { "\($0) = excluded.\($0), " }.joined())
           version = \(table).version + 1,
           updated_by = excluded.updated_by, updated_at = now(), position = excluded.position
@@ -248,8 +255,8 @@ struct FlushWriter {
       ), \(logged("write", table: "$5", origin: "$3", order: "position"))
       """, ids: ids,
       binds: binds(
-        ids, try json(of: writes), instance, writes.map { positions[$0.id] ?? -1 }, batch.table,
-        version))
+        ids, try json(of: writes), instance, self.positions(of: writes, taken: positions),
+        batch.table, version))
     for id in ids where !exceptions.missed.contains(id) {
       outcome.log.append(
         .init(

@@ -242,11 +242,12 @@ public final class PostgresBackend: PersistenceBackend {
   public func load<Entity>(
     _ table: PostgresTable<Entity>
   ) async throws(PostgresBackendError) -> EntityStore<Entity> {
-    let (store, loaded) = try await transaction { connection in
+    let loaded = try await transaction { connection in
       try await table.load(on: connection, logger: logger)
     }
-    book.table(table.name, keyedBy: String.self).loaded(loaded)
-    return store
+    book.table(table.name, keyedBy: String.self).loaded(
+      loaded.versions, positions: loaded.positions)
+    return loaded.store
   }
 
   /// The feed's position now: take it before loading, and ``changes(after:)`` returns every

@@ -30,6 +30,10 @@ public enum PostgresBackendError: Error, CustomStringConvertible {
   /// column): add a migration that calls ``PostgresTable/convertToColumns(on:logger:)``.
   /// Nothing was read or written.
   case jsonTable(table: String)
+  /// The table was made by a release whose positions were whole numbers (`bigint`), which
+  /// leave no room between two rows: add a migration that calls
+  /// ``PostgresTable/addPositions(on:logger:)``. Nothing was read or written.
+  case unpositionedTable(table: String)
   /// The entity has a property the table has no column for (a property added since the table
   /// was made): add a migration that calls ``PostgresTable/addColumns(on:defaults:logger:)``.
   /// `declaration` is the column's SQL. Nothing was read or written.
@@ -72,6 +76,9 @@ public enum PostgresBackendError: Error, CustomStringConvertible {
     case .jsonTable(let table):
       "table \(table) was made by an earlier release, with each entity as jsonb in one column: "
         + "add PostgresMigration(\"…-columns\") { c in try await table.convertToColumns(on: c) }"
+    case .unpositionedTable(let table):
+      "table \(table) was made by an earlier release, with whole-number positions: add "
+        + "PostgresMigration(\"…-positions\") { c in try await table.addPositions(on: c) }"
     case .missingColumn(let table, let column, let declaration):
       "table \(table) has no column \(column) (\(declaration)), which the entity now has: add "
         + "PostgresMigration(\"…-\(column)\") { c in try await table.addColumns(on: c) } (for a "

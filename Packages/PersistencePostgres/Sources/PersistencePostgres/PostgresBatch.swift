@@ -5,8 +5,9 @@ public struct PostgresBatch: Sendable {
     /// The entity's JSON, or why it did not encode (reported when the flush runs): the server
     /// spreads it into the columns (`jsonb_populate_record`).
     let json: Result<String, any Error>
-    /// Whether the store placed the entity last: it takes a new position.
-    let placedLast: Bool
+    /// The entity's position in the store's order; `nil` (a batch made without positions): a
+    /// new row goes after the others, a row there keeps its place.
+    let position: Double?
   }
 
   let table: String

@@ -7,7 +7,8 @@ public import PostgresNIO
 extension PostgresTable {
   /// Converts a table made by a release before typed columns (each entity as `jsonb` in a
   /// `data` column) to a column per property, keeping every row's id, version and position.
-  /// A table that already has typed columns is left as it is.
+  /// It also does what ``addPositions(on:logger:)`` does, so a database of any earlier release
+  /// needs this step alone. A table that already has typed columns is left as it is.
   ///
   /// ```swift
   /// PostgresMigration("v2-columns") { connection in try await cards.convertToColumns(on: connection) }
@@ -49,6 +50,33 @@ extension PostgresTable {
     }
     try await connection.query(
       PostgresQuery(unsafeSQL: "ALTER TABLE \(quotedName) DROP COLUMN data"), logger: logger)
+    try await addPositions(on: connection, logger: logger)
+  }
+
+  /// Brings a table made by a release whose positions were whole numbers (ReduxKit before 0.7)
+  /// to fractional ones (`double precision`), which leave room between any two rows, so that
+  /// a move writes one row. Every row keeps its place. Call it from a new migration; it does
+  /// nothing to a table that has them.
+  ///
+  /// ```swift
+  /// PostgresMigration("v3-positions") { c in try await cards.addPositions(on: c) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - connection: The migration's connection (inside its transaction).
+  ///   - logger: Receives the driver's messages about the statements.
+  /// - Throws: The server's error.
+  /// - Complexity: O(*n*): the server rewrites the table.
+  public func addPositions(
+    on connection: PostgresConnection,
+    logger: Logger = Logger(label: "ReduxKit.PersistencePostgres")
+  ) async throws {
+    let types = try await storedColumns(on: connection, logger: logger)
+    guard types["position"] != "double precision" else { return }
+    try await connection.query(
+      PostgresQuery(
+        unsafeSQL: "ALTER TABLE \(quotedName) ALTER COLUMN position TYPE double precision"),
+      logger: logger)
   }
 
   /// Adds a column for each property the entity has and the table lacks (a property added to

@@ -111,6 +111,9 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     if types["data"] != nil, !columns.contains(where: { $0.name == "data" }) {
       throw PostgresBackendError.jsonTable(table: name)
     }
+    guard types["position"] == "double precision" else {
+      throw PostgresBackendError.unpositionedTable(table: name)
+    }
     for column in columns {
       let expected = Self.sqlType(column.kind)
       guard let type = types[column.name] else {
@@ -148,7 +151,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
           CREATE TABLE \(quotedName) (
             id text PRIMARY KEY,\(try columns().map { "\n" + Self.quoted($0.name) + " " + Self.sqlType($0.kind) + "," }.joined())
             version bigint NOT NULL,
-            position bigint NOT NULL DEFAULT nextval('\(quotedSequence)'),
+            position double precision NOT NULL DEFAULT nextval('\(quotedSequence)'),
             updated_by text NOT NULL,
             updated_at timestamptz NOT NULL DEFAULT now()
           )
@@ -158,27 +161,38 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       logger: logger)
   }
 
-  /// The rows in store order, with their versions.
-  func load(on connection: PostgresConnection, logger: Logger) async throws -> (
-    store: EntityStore<Entity>, versions: [String: Int64]
-  ) {
+  /// What a load reads: the rows in order, as a store that records no changes, with the
+  /// version and position of each.
+  struct Loaded {
+    var store: EntityStore<Entity>
+    var versions: [String: Int64]
+    var positions: [String: Double]
+  }
+
+  /// The rows in store order, with their versions and positions.
+  func load(on connection: PostgresConnection, logger: Logger) async throws -> Loaded {
     try await checkColumns(on: connection, logger: logger)
     let rows = try await connection.query(
       PostgresQuery(
-        unsafeSQL: "SELECT id, version, \(rowJSON) FROM \(quotedName) AS t ORDER BY position"),
+        unsafeSQL: """
+          SELECT id, version, position, \(rowJSON) FROM \(quotedName) AS t ORDER BY position, id
+          """),
       logger: logger)
     let decoder = JSONDecoder()
     var entities: [Entity] = []
     var versions: [String: Int64] = [:]
-    for try await (id, version, json) in rows.decode((String, Int64, String).self) {
+    var positions: [String: Double] = [:]
+    for try await (id, version, position, json) in rows.decode((String, Int64, Double, String).self)
+    {
       do {
         entities.append(try decoder.decode(Entity.self, from: Data(json.utf8)))
       } catch {
         throw PostgresBackendError.undecodable(table: name, id: id, underlying: error)
       }
       versions[id] = version
+      positions[id] = position
     }
-    return (EntityStore(entities), versions)
+    return Loaded(store: EntityStore(entities), versions: versions, positions: positions)
   }
 
   /// The current rows of the ids `records` name, as remote changes: one per row, in the
@@ -200,13 +214,15 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       PostgresQuery(
         unsafeSQL:
           """
-          SELECT id, version, updated_by, \(rowJSON) FROM \(quotedName) AS t
+          SELECT id, version, updated_by, position, \(rowJSON) FROM \(quotedName) AS t
           WHERE id = ANY($1::text[])
           """,
         binds: bindings), logger: logger)
-    var current: [String: (version: Int64, origin: String, json: String)] = [:]
-    for try await (id, version, origin, json) in rows.decode((String, Int64, String, String).self) {
-      current[id] = (version, origin, json)
+    var current: [String: (version: Int64, origin: String, position: Double, json: String)] = [:]
+    for try await (id, version, origin, position, json) in rows.decode(
+      (String, Int64, String, Double, String).self)
+    {
+      current[id] = (version, origin, position, json)
     }
     var changes: [RemoteChanges<Entity>.Change] = []
     changes.reserveCapacity(latest.count)
@@ -226,7 +242,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
         changes.append(
           .init(
             id: id, entity: try decode(row.json, id: key), version: row.version,
-            origin: row.origin))
+            origin: row.origin, position: row.position))
       } catch {
         logger.error(
           "change feed: a row does not decode; skipped",
@@ -252,18 +268,22 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       PostgresQuery(
         unsafeSQL:
           """
-          SELECT id, version, updated_by, \(rowJSON) FROM \(quotedName) AS t ORDER BY position
+          SELECT id, version, updated_by, position, \(rowJSON) FROM \(quotedName) AS t
+          ORDER BY position, id
           """),
       logger: logger)
     var changes: [RemoteChanges<Entity>.Change] = []
-    for try await (key, version, origin, json) in rows.decode((String, Int64, String, String).self)
+    for try await (key, version, origin, position, json) in rows.decode(
+      (String, Int64, String, Double, String).self)
     {
       let seen = unseen.removeValue(forKey: key)
       guard seen.map({ $0 < version }) ?? true else { continue }
       guard let id = Entity.ID(key) else { continue }
       do {
         changes.append(
-          .init(id: id, entity: try decode(json, id: key), version: version, origin: origin))
+          .init(
+            id: id, entity: try decode(json, id: key), version: version, origin: origin,
+            position: position))
       } catch {
         logger.error(
           "change feed: a row does not decode; skipped",
@@ -284,23 +304,14 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// - Returns: The batch; an entity that does not encode fails the flush that commits it.
   public func batch(_ changes: EntityChanges<Entity>) -> PostgresBatch {
     let encoder = JSONEncoder()
-    let placedLast = Set(changes.placedLast.map { "\($0)" })
-    // NB: the rows placed last take new positions after the others, in the store's order.
-    let order = changes.placedLast.enumerated().reduce(into: [String: Int]()) { order, element in
-      order["\(element.element)"] = element.offset
-    }
-    var writes = changes.writes.map { entity in
-      let id = "\(entity.id)"
+    let hasPositions = !changes.positions.isEmpty
+    var writes = changes.writes.indices.map { offset in
+      let entity = changes.writes[offset]
       return PostgresBatch.Write(
-        id: id, json: Result { String(decoding: try encoder.encode(entity), as: UTF8.self) },
-        placedLast: placedLast.contains(id))
-    }.enumerated().sorted { lhs, rhs in
-      let left =
-        lhs.element.placedLast ? changes.writes.count + (order[lhs.element.id] ?? 0) : lhs.offset
-      let right =
-        rhs.element.placedLast ? changes.writes.count + (order[rhs.element.id] ?? 0) : rhs.offset
-      return left < right
-    }.map(\.element)
+        id: "\(entity.id)",
+        json: Result { String(decoding: try encoder.encode(entity), as: UTF8.self) },
+        position: hasPositions ? changes.positions[offset] : nil)
+    }
     // NB: an entity whose columns cannot be found fails each of its writes with the reason
     // (the load refused the table before, for the same reason).
     let columns: [String]
@@ -308,7 +319,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       columns = try self.columns().map { Self.quoted($0.name) }
     } catch {
       columns = []
-      writes = writes.map { .init(id: $0.id, json: .failure(error), placedLast: $0.placedLast) }
+      writes = writes.map { .init(id: $0.id, json: .failure(error), position: $0.position) }
     }
     return PostgresBatch(
       table: name, quotedName: quotedName, quotedSequence: quotedSequence,

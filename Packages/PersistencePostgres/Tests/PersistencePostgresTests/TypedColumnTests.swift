@@ -80,7 +80,7 @@ struct TypedColumnTests {
       types == [
         "id text", "title text", "done boolean", "estimate double precision",
         "due double precision", "owner uuid", "status text", "tags jsonb", "notes jsonb",
-        "version bigint", "position bigint", "updated_by text",
+        "version bigint", "position double precision", "updated_by text",
         "updated_at timestamp with time zone",
       ])
     #expect(row?.0 == "ünïcödé 'quoted'" && row?.1 == true && row?.2 == 0.1)

@@ -21,9 +21,10 @@ where Entity.ID: Sendable {
     public let version: Int64
     /// The writer (process or instance) that made it.
     public let origin: String
-    /// Whether the writer placed the entity after every other (a move, in a store whose order
-    /// is insertion order): applied, it goes last here too.
-    public let placedLast: Bool
+    /// The row's position in the table's order (see ``EntityChanges/positions``): applied,
+    /// the entity takes its place among the others by it. `nil` for a deletion, or when the
+    /// backend does not say.
+    public let position: Double?
 
     /// Creates a change (a backend's feed does).
     ///
@@ -32,15 +33,15 @@ where Entity.ID: Sendable {
     ///   - entity: Its value, `nil` for a deletion.
     ///   - version: The row's version after the change.
     ///   - origin: The writer that made it.
-    ///   - placedLast: Whether the writer moved it to the end.
+    ///   - position: The row's position in the table's order.
     public init(
-      id: Entity.ID, entity: Entity?, version: Int64, origin: String, placedLast: Bool = false
+      id: Entity.ID, entity: Entity?, version: Int64, origin: String, position: Double? = nil
     ) {
       self.id = id
       self.entity = entity
       self.version = version
       self.origin = origin
-      self.placedLast = placedLast
+      self.position = position
     }
   }
 
@@ -59,6 +60,8 @@ where Entity.ID: Sendable {
   struct Judge: Sendable {
     let verdict: @Sendable (Change) -> Bool
     let isQueued: @Sendable (Entity.ID) -> Bool
+    /// The positions of the rows with these ids, at their offsets.
+    let positions: @Sendable ([Entity.ID]) -> [Double?]
   }
 
   /// Other writers' changes, checked against `versions` when applied.
@@ -78,9 +81,13 @@ where Entity.ID: Sendable {
     judge = Judge(
       verdict: { change in
         versions.applyRemote(
-          key(change.id), version: change.version, isDeletion: change.entity == nil) == .apply
+          key(change.id), version: change.version, isDeletion: change.entity == nil,
+          position: change.position) == .apply
       },
-      isQueued: { versions.isQueued(key($0)) })
+      isQueued: { versions.isQueued(key($0)) },
+      positions: { ids in
+        versions.withPositions { positions in ids.map { positions[key($0)] } }
+      })
   }
 
   /// Changes applied whatever the versions say (`applied == nil`), or as recorded.
@@ -138,8 +145,9 @@ where Entity.ID: Sendable {
 
 extension EntityStore {
   /// Applies other writers' changes without recording them (hydration): they are not
-  /// written back. A new entity goes last, and so does one its writer placed last (moved); a
-  /// changed one stays in place.
+  /// written back. An entity takes its place by the position its row carries (new, or moved by
+  /// its writer), so that every app on the table holds the same order; a change without a
+  /// position leaves the entity in place (a new one goes last).
   ///
   /// A change this app has already seen (its own write, or an older version) is skipped. So is
   /// a row with a local change still waiting for a flush: the local value stays in the state,
@@ -149,9 +157,12 @@ extension EntityStore {
   ///
   /// - Parameter remote: Changes delivered by a change feed.
   /// - Returns: The ids left alone because a local change to them waits for a flush.
-  /// - Complexity: O(*c*) amortized, the changes.
+  /// - Complexity: O(*c*) amortized, the changes; O(*n* log *n*) when one of them moved an
+  ///   entity or placed a new one (the store is ordered by position again).
   @discardableResult
   public mutating func apply(_ remote: RemoteChanges<Entity>) -> [Entity.ID] {
+    // NB: the positions before the changes are applied, to tell which of them move an entity.
+    let before = remote.judge.map { $0.positions(remote.changes.map(\.id)) }
     let applied = remote.verdicts.judge(remote.changes.count) {
       guard let judge = remote.judge else {
         return Array(repeating: true, count: remote.changes.count)
@@ -160,8 +171,10 @@ extension EntityStore {
     }
     var heldBack: [Entity.ID] = []
     var written: [Entity] = []
-    for (change, isApplied) in zip(remote.changes, applied) {
-      guard isApplied else {
+    var moves = false
+    for offset in remote.changes.indices {
+      let change = remote.changes[offset]
+      guard applied[offset] else {
         // NB: news held back, or seen already: only the former is told (the versions know).
         if remote.judge?.isQueued(change.id) == true { heldBack.append(change.id) }
         continue
@@ -170,21 +183,39 @@ extension EntityStore {
         removeWithoutRecording(change.id)
         continue
       }
-      if change.placedLast {
-        // NB: written in order, so that an earlier change of this delivery is not placed after
-        // this one.
-        if !written.isEmpty {
-          merge(from: EntityStore(written)) { _, incoming in incoming }
-          written.removeAll()
-        }
-        removeWithoutRecording(change.id)
+      if let position = change.position, let before, before[offset] != position {
+        moves = true
       }
       written.append(entity)
     }
     if !written.isEmpty {
       merge(from: EntityStore(written)) { _, incoming in incoming }
     }
+    if moves, let judge = remote.judge { order(by: judge) }
     return heldBack
+  }
+
+  /// Puts the entities in the order of their rows' positions, recording nothing; entities
+  /// without a known position keep their place after the ones before them.
+  ///
+  /// - Complexity: O(*n*) when already in order, O(*n* log *n*) otherwise.
+  private mutating func order(by judge: RemoteChanges<Entity>.Judge) {
+    let known = judge.positions(ids)
+    var isOrdered = true
+    var last = -Double.infinity
+    var positions: [ID: Double] = [:]
+    positions.reserveCapacity(count)
+    var offset = 0
+    for entity in self {
+      // NB: an entity with no known position counts as placed where the one before it is.
+      let position = known[offset] ?? last
+      if position < last { isOrdered = false }
+      last = position
+      positions[entity.id] = position
+      offset += 1
+    }
+    guard !isOrdered else { return }
+    sortWithoutRecording { positions[$0.id]! < positions[$1.id]! }
   }
 }
 

@@ -60,6 +60,8 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
 
   private struct State {
     var seen: [Key: Int64] = [:]
+    /// Each row's place in the table's order (see ``positions``).
+    var positions: [Key: Double] = [:]
     /// Rows with a local change queued, and the version it was made against (`nil`: new).
     var queued: [Key: Int64?] = [:]
     var dropped: [Key: Int64?] = [:]
@@ -76,11 +78,34 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
     self.name = name
   }
 
-  /// Records the versions of the rows just loaded.
+  /// Records the versions and positions of the rows just loaded.
   ///
+  /// - Parameters:
+  ///   - versions: Each row's version.
+  ///   - positions: Each row's position (see ``positions``).
   /// - Complexity: O(*n*), the rows loaded.
-  public func loaded(_ versions: [Key: Int64]) {
-    state.withLock { $0.seen = versions }
+  public func loaded(_ versions: [Key: Int64], positions: [Key: Double] = [:]) {
+    state.withLock { state in
+      state.seen = versions
+      state.positions = positions
+    }
+  }
+
+  /// Each row's position in the table's order, as this app last knew it (loaded, placed by a
+  /// drain, or received from another writer): rows are stored and loaded in increasing
+  /// position, so a store's order is data like its values, and a move writes one row. A
+  /// writer's drain keeps them in the store's order (see ``EntityChanges/positions``).
+  public var positions: [Key: Double] { state.withLock { $0.positions } }
+
+  /// The position of one row, if known.
+  public func position(of key: Key) -> Double? {
+    state.withLock { $0.positions[key] }
+  }
+
+  /// Runs `body` on the positions, under the table's lock: a drain reads and places many rows
+  /// at once.
+  func withPositions<Result>(_ body: (inout [Key: Double]) -> Result) -> Result {
+    state.withLock { body(&$0.positions) }
   }
 
   /// Records that local changes to `keys` were drained: each keeps the version it was first
@@ -164,12 +189,20 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
     }
   }
 
-  /// Records another writer's change, if it is news.
-  public func applyRemote(_ key: Key, version: Int64, isDeletion: Bool) -> RemoteVerdict {
+  /// Records another writer's change, if it is news: its version, and the row's position
+  /// when the change carries one.
+  public func applyRemote(
+    _ key: Key, version: Int64, isDeletion: Bool, position: Double? = nil
+  ) -> RemoteVerdict {
     state.withLock { state in
       guard state.queued[key] == nil else { return .heldBack }
       if let seen = state.seen[key], seen >= version { return .alreadySeen }
       state.seen[key] = isDeletion ? nil : version
+      if isDeletion {
+        state.positions[key] = nil
+      } else if let position {
+        state.positions[key] = position
+      }
       return .apply
     }
   }
