@@ -11,7 +11,7 @@ import TerminalIO
 ///
 /// - Start-up to first frame: `board`'s start (open the file, hydrate, make the session and the
 ///   screens, draw the first 120x40 frame to bytes) against a bare GRDB read of the same rows
-///   (open a `DatabaseQueue`, `SELECT` the card columns `ORDER BY rowid`, fetch every `Row`),
+///   (open a `DatabaseQueue`, `SELECT` the card columns `ORDER BY position`, fetch every `Row`),
 ///   interleaved round by round in an order that alternates, so that the machine's load affects
 ///   both alike. A third contender also makes each row a ``Card`` by hand (typed column reads, the
 ///   tags' JSON decoded), as a GRDB user would write it. Closing is outside the timed region.
@@ -26,6 +26,9 @@ import TerminalIO
 ///   (the key after a paste costs what any key costs).
 /// - Search: each query once computed (a cache miss: what a search keystroke costs once typing
 ///   pauses), then repeated while fresh (served from the `QueryClient` cache).
+/// - Undo of a move: a card from the middle of Todo moved to Done (`m`, `3`) and saved, then
+///   `u`: the time from the key to "saved" (the flush committed), and the rows the undo wrote
+///   (records in the file's change log).
 @main
 @MainActor
 enum BoardBenchmarks {
@@ -52,6 +55,7 @@ enum BoardBenchmarks {
     print("board benchmarks: \(cards) cards, a \(size) terminal")
     try await startUp(path: path, cards: cards, rounds: rounds)
     try await keystrokesAndSearch(path: path, moves: moves, queries: queries)
+    try await undoOfAMove(path: path, rounds: rounds)
   }
 
   // MARK: - Seed
@@ -154,7 +158,7 @@ enum BoardBenchmarks {
     let read = try queue.read { db in
       let sql = """
         SELECT id, columnID, title, notes, tags, due, createdAt, updatedAt
-        FROM \(table) ORDER BY rowid
+        FROM \(table) ORDER BY position
         """
       guard decoding else { return ([Card](), try Row.fetchAll(db, sql: sql)) }
       let rows = try Row.fetchCursor(db, sql: sql)
@@ -306,6 +310,45 @@ enum BoardBenchmarks {
     print("search (\(queries) queries, \(hits.min() ?? 0)-\(hits.max() ?? 0) hits; medians)")
     row("computed (a keystroke's search; target <= 16 ms)", milliseconds(median(computed)))
     row("cached while fresh (30 repeats each)", milliseconds(median(cached)))
+  }
+
+  // MARK: - Undo of a move
+
+  static func undoOfAMove(path: String, rounds: Int) async throws {
+    let database = try BoardDatabase(path: path, logger: logger)
+    let session = BoardSession(
+      state: try await database.load(), database: database, logger: logger)
+    let navigation = BoardNavigation(session: session, logger: logger)
+    navigation.resized(to: size)
+    func logged() async throws -> Int {
+      try await database.database.writer.read { db in
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM reduxkit_change_log") ?? 0
+      }
+    }
+    var times: [Double] = []
+    var rows: [Int] = []
+    for _ in 0..<rounds {
+      await navigation.handle(.character("g"))
+      for _ in 0..<40 { await navigation.handle(.pageDown) }
+      let ids = session.board.cards.ids
+      await navigation.handle(.character("m"))
+      await navigation.handle(.character("3"))
+      try await database.persistence.flush()
+      precondition(session.board.cards.ids != ids, "no card moved")
+      let before = try await logged()
+      let start = ContinuousClock.now
+      await navigation.handle(.character("u"))
+      try await database.persistence.flush()
+      times.append(milliseconds(since: start))
+      precondition(session.board.cards.ids == ids, "the undo did not put the card back")
+      rows.append(try await logged() - before)
+    }
+    try await database.persistence.shutdown()
+    try database.database.close()
+    print("")
+    print("undo of a move from the middle of Todo (\(rounds) rounds; medians)")
+    row("u to saved (target < 20 ms)", milliseconds(median(times)))
+    row("rows written by the undo (target 1)", "\(rows.min() ?? 0)-\(rows.max() ?? 0)")
   }
 
   // MARK: - Figures

@@ -228,6 +228,51 @@ struct SharedBoardFileTests {
     }
     #expect(titles == ["Renamed", "New"])
   }
+
+  @Test func aBoardFileMadeBeforePositionsOpensInItsOrderAndAMoveWritesOneRow() async throws {
+    // Made by the release before positions (615d74d), rows in rowid order: six cards added,
+    // #2 tagged, due and noted, #1 and #3 moved, #5 deleted, #1 moved back and the move undone
+    // (which rewrote #1 and #3, after it), a column added.
+    let directory = try TemporaryFolder()
+    let file = directory.file("board.sqlite")
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/board-made-by-615d74d.sqlite3")
+    try FileManager.default.copyItem(at: fixture, to: file)
+    let listed = """
+      Todo (2)
+        #2 Second card [release] [docs] due 2026-12-24
+        #6 Sixth card
+      Doing (2)
+        #4 In progress
+        #3 Third card
+      Done (1)
+        #1 First card
+      Later (0)
+      """
+    let board = try await Board(file)
+    #expect(try await board.run("list").text == listed)
+    #expect(board.session.board.cards.ids == [2, 4, 6, 1, 3])
+    #expect(board.session.board.cards[2]?.notes == "Notes with quotes, commas, and ünïcödé")
+    let logged = {
+      try await DatabaseQueue(path: file.path).read { db in
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM reduxkit_change_log") ?? 0
+      }
+    }
+    let before = try await logged()
+    #expect(try await board.run("move 4 Done").text == "moved #4 to Done (saved)")
+    #expect(try await board.run("undo").text == "undone: #4 now in Doing (saved)")
+    #expect(try await logged() - before == 2)
+    try await board.close()
+
+    // Read back in the order the cards had, by position, as any tool reads it.
+    let reopened = try await Board(file)
+    #expect(try await reopened.run("list").text == listed)
+    try await reopened.close()
+    let ids = try await DatabaseQueue(path: file.path).read { db in
+      try Int.fetchAll(db, sql: "SELECT id FROM cards ORDER BY position")
+    }
+    #expect(ids == [2, 4, 6, 1, 3])
+  }
 }
 
 /// A fresh folder for one test's board files, removed when the value is released.

@@ -60,7 +60,7 @@ extension EntityStore {
           run.map { writes[$0].id }, from: indices[run.first!], through: indices[run.last!],
           key: key, positions: &positions, into: &placed, at: Array(run))
       else {
-        return Placement(positions: renumber(key: key, positions: &positions), renumbered: true)
+        return Placement(positions: number(key: key, positions: &positions), renumbered: true)
       }
       runStart = runEnd
     }
@@ -157,9 +157,12 @@ extension EntityStore {
     return nil
   }
 
-  /// Numbers every entity again, 1, 2, 3… in the store's order: the rare bulk step once a gap
-  /// is exhausted.
-  private func renumber<Key>(key: (ID) -> Key, positions: inout [Key: Double]) -> [Double] {
+  /// Numbers every entity, 1, 2, 3… in the store's order: the rare bulk step once a gap is
+  /// exhausted.
+  ///
+  /// - Returns: The positions, in the store's order.
+  @discardableResult
+  func number<Key>(key: (ID) -> Key, positions: inout [Key: Double]) -> [Double] {
     positions.removeAll(keepingCapacity: true)
     var numbers: [Double] = []
     numbers.reserveCapacity(count)

@@ -191,18 +191,33 @@ struct Placer<Entity: Identifiable & Equatable & Sendable> where Entity.ID: Send
     @MainActor (_ store: EntityStore<Entity>, _ writes: [Entity], _ deletions: [Entity.ID]) ->
       Placement
 
-  init<Key>(_ versions: VersionTable<Key>, key: @escaping @Sendable (Entity.ID) -> Key) {
+  /// - Parameters:
+  ///   - versions: The table whose positions the writes take.
+  ///   - key: The table's key of an id.
+  ///   - numbersFirst: Whether the first drain that finds no position numbers the store's
+  ///     entities in their order (1, 2, 3…) before placing the writes.
+  init<Key>(
+    _ versions: VersionTable<Key>, key: @escaping @Sendable (Entity.ID) -> Key,
+    numbersFirst: Bool = false
+  ) {
     place = { store, writes, deletions in
       versions.withPositions { positions in
+        if numbersFirst, positions.isEmpty { store.number(key: key, positions: &positions) }
         for id in deletions { positions[key(id)] = nil }
         return store.placement(of: writes, key: key, positions: &positions)
       }
     }
   }
 
-  /// A placer with a table of its own, keyed by id, empty at first.
+  /// A placer with a table of its own, keyed by id, which numbers the store as it finds it at
+  /// its first drain: the positions it gives are consistent with each other for the writer's
+  /// life, and with nothing stored before it (a backend that keeps positions across launches
+  /// loads them into a ``VersionTable`` instead).
+  ///
+  /// NB: numbered first, so that a drain never walks a store of entities with no position to
+  /// find a neighbour's.
   static func own() -> Placer {
-    Placer(VersionTable<Entity.ID>("positions"), key: { $0 })
+    Placer(VersionTable<Entity.ID>("positions"), key: { $0 }, numbersFirst: true)
   }
 }
 
