@@ -178,16 +178,75 @@ struct MultiInstanceTests {
     try await second.service.shutdown()
   }
 
-  /// Waits until every instance holds the same board.
+  /// Waits until every instance holds the same board, in the same order.
   func converge(_ servers: [ServerInstance], cards: Int, columns: Int = 1) async {
     await waitUntil(
       "the instances converge on \(cards) cards", watching: servers.map(\.service)
     ) {
-      let boards = servers.map { server in server.service.cards.sorted { $0.id < $1.id } }
-      let columnLists = servers.map { server in server.service.columns.sorted { $0.id < $1.id } }
+      let boards = servers.map(\.service.cards)
+      let columnLists = servers.map(\.service.columns)
       return boards.allSatisfy { $0 == boards[0] } && boards[0].count == cards
         && columnLists.allSatisfy { $0 == columnLists[0] } && columnLists[0].count == columns
     }
+  }
+
+  @Test func everyInstanceHoldsTheCardsInOneOrderAfterConcurrentAddsAndMoves() async throws {
+    let url = try await TestServer.makeDatabase(prefix: "board")
+    var servers: [ServerInstance] = []
+    for index in 0..<3 {
+      servers.append(try await ServerInstance(.postgres(url: url, instance: "web-\(index)")))
+    }
+    let apps = servers.map(\.app)
+    let (todo, done) = try await apps[0].test(.router) { client in
+      let todo = try await client.send(
+        .post, "/columns", json: #"{"name": "Todo"}"#, as: Column.self)
+      let done = try await client.send(
+        .post, "/columns", json: #"{"name": "Done"}"#, as: Column.self)
+      return (try #require(todo.body?.id), try #require(done.body?.id))
+    }
+    await converge(servers, cards: 0, columns: 2)
+
+    // Each instance adds four cards at once with the others, then moves two of them to Done
+    // (a move goes last in its new column, as on the board).
+    try await withThrowingTaskGroup { group in
+      for (index, app) in apps.enumerated() {
+        group.addTask {
+          try await app.test(.router) { client in
+            var created: [(id: String, tag: String)] = []
+            for number in 0..<4 {
+              let card = try await client.send(
+                .post, "/cards",
+                json: #"{"columnID": "\#(todo)", "title": "\#(index)-\#(number)"}"#,
+                as: Card.self)
+              created.append((try #require(card.body?.id), try #require(card.tag)))
+            }
+            for card in created.prefix(2) {
+              let moved = try await client.send(
+                .put, "/cards/\(card.id)", json: #"{"columnID": "\#(done)"}"#, ifMatch: card.tag,
+                as: Card.self)
+              #expect(moved.status == .ok)
+            }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    await converge(servers, cards: 12, columns: 2)
+    // The lists a client reads are the same on every instance, tag included.
+    var listTags: [String] = []
+    for app in apps {
+      let tag = try await app.test(.router) { client in
+        try #require(try await client.send(.get, "/cards", as: [Card].self).tag)
+      }
+      listTags.append(tag)
+    }
+    #expect(Set(listTags).count == 1)
+    let order = servers[0].service.cards.map(\.title)
+    for server in servers { try await server.service.shutdown() }
+    // And a new instance loads that order from the database.
+    let fresh = try await ServerInstance(.postgres(url: url, instance: "web-new"))
+    #expect(fresh.service.cards.map(\.title) == order)
+    try await fresh.service.shutdown()
   }
 
 }
