@@ -35,6 +35,22 @@ extension EntityStore {
     of writes: [Entity], key: (ID) -> Key, positions: inout [Key: Double]
   ) -> Placement {
     let count = writes.count
+    // NB: room made at once: growing a dictionary rehashes every key, which in this
+    // unspecialized generic code (the key type is the app's) costs more than the placing.
+    positions.reserveCapacity(positions.count + count)
+    var placed = [Double](repeating: 0, count: count)
+    if let first = firstIndex(ofTail: writes) {
+      // NB: the writes are the store's last entities, in order (what inserting does): one run,
+      // found without hashing an id.
+      guard
+        placeRun(
+          writes, order: nil, 0..<count, from: first, through: index(before: endIndex),
+          key: key, positions: &positions, into: &placed)
+      else {
+        return Placement(positions: number(key: key, positions: &positions), renumbered: true)
+      }
+      return Placement(positions: placed, renumbered: false)
+    }
     var indices: [Index] = []
     indices.reserveCapacity(count)
     var isSorted = true
@@ -47,18 +63,16 @@ extension EntityStore {
     }
     var order = Array(writes.indices)
     if !isSorted { order.sort { indices[$0] < indices[$1] } }
-    var placed = [Double](repeating: 0, count: count)
     var runStart = 0
     while runStart < count {
       var runEnd = runStart + 1
       while runEnd < count, indices[order[runEnd]] == index(after: indices[order[runEnd - 1]]) {
         runEnd += 1
       }
-      let run = order[runStart..<runEnd]
       guard
         placeRun(
-          run.map { writes[$0].id }, from: indices[run.first!], through: indices[run.last!],
-          key: key, positions: &positions, into: &placed, at: Array(run))
+          writes, order: order, runStart..<runEnd, from: indices[order[runStart]],
+          through: indices[order[runEnd - 1]], key: key, positions: &positions, into: &placed)
       else {
         return Placement(positions: number(key: key, positions: &positions), renumbered: true)
       }
@@ -67,43 +81,68 @@ extension EntityStore {
     return Placement(positions: placed, renumbered: false)
   }
 
-  /// Places entities side by side in the store (`ids`, from `first` through `last`) between
-  /// the nearest positioned entities around them. Returns `false` when a gap has no room.
+  /// The index of the first of `writes` when they are the store's last entities, in order.
+  private func firstIndex(ofTail writes: [Entity]) -> Index? {
+    guard !writes.isEmpty, writes.count <= count else { return nil }
+    var index = endIndex
+    var offset = writes.count
+    while offset > 0 {
+      offset -= 1
+      index = self.index(before: index)
+      guard self[index].id == writes[offset].id else { return nil }
+    }
+    return index
+  }
+
+  /// Places the writes at `range` of `order` (of `writes` itself when `nil`), side by side in
+  /// the store from `first` through `last`, between the nearest positioned entities around
+  /// them. Returns `false` when a gap has no room.
   private func placeRun<Key>(
-    _ ids: [ID], from first: Index, through last: Index, key: (ID) -> Key,
-    positions: inout [Key: Double], into placed: inout [Double], at offsets: [Int]
+    _ writes: [Entity], order: [Int]?, _ range: Range<Int>, from first: Index,
+    through last: Index, key: (ID) -> Key, positions: inout [Key: Double],
+    into placed: inout [Double]
   ) -> Bool {
     let low = neighbour(before: first, key: key, positions: positions) ?? -.infinity
     let high = neighbour(after: last, key: key, positions: positions) ?? .infinity
+    let length = range.count
+    var offsets: [Int] = []
+    var keys: [Key] = []
+    offsets.reserveCapacity(length)
+    keys.reserveCapacity(length)
+    for index in range {
+      let offset = order?[index] ?? index
+      offsets.append(offset)
+      keys.append(key(writes[offset].id))
+    }
     // NB: of the entities already positioned, those increasing between the bounds stay.
-    var stays = [Bool](repeating: false, count: ids.count)
+    var kept = [Double](repeating: .nan, count: length)
     var lastKept = low
-    for offset in ids.indices {
-      if let position = positions[key(ids[offset])], position > lastKept, position < high {
-        stays[offset] = true
+    for run in 0..<length {
+      if let position = positions[keys[run]], position > lastKept, position < high {
+        kept[run] = position
         lastKept = position
       }
     }
-    var offset = 0
+    var run = 0
     var lower = low
-    while offset < ids.count {
-      if stays[offset] {
-        let position = positions[key(ids[offset])]!
-        placed[offsets[offset]] = position
-        lower = position
-        offset += 1
+    while run < length {
+      if !kept[run].isNaN {
+        placed[offsets[run]] = kept[run]
+        lower = kept[run]
+        run += 1
         continue
       }
-      var gapEnd = offset
-      while gapEnd < ids.count, !stays[gapEnd] { gapEnd += 1 }
-      let upper = gapEnd < ids.count ? positions[key(ids[gapEnd])]! : high
-      let spread = Self.spread(gapEnd - offset, between: lower, and: upper)
-      guard let spread else { return false }
-      for (id, position) in zip(ids[offset..<gapEnd], spread) {
-        positions[key(id)] = position
+      var gapEnd = run
+      while gapEnd < length, kept[gapEnd].isNaN { gapEnd += 1 }
+      let upper = gapEnd < length ? kept[gapEnd] : high
+      guard let spread = Self.spread(gapEnd - run, between: lower, and: upper) else {
+        return false
       }
-      for (index, position) in zip(offset..<gapEnd, spread) { placed[offsets[index]] = position }
-      offset = gapEnd
+      for step in spread.indices {
+        positions[keys[run + step]] = spread[step]
+        placed[offsets[run + step]] = spread[step]
+      }
+      run = gapEnd
     }
     return true
   }
