@@ -369,6 +369,10 @@ def board_checks(binary, screenshot, check):
             names = browser.open_timeline(board.url, 4)
             if names[:4] != ["@start event", "addCard reduced", "addCard reduced", "moveCard reduced"]:
                 raise RuntimeError(f"rows {names}")
+            # A row says what the action touched, in the board's words.
+            row = browser.evaluate("document.querySelector('tr[data-index=\"3\"]').innerText")
+            if "#2 → column 2" not in row:
+                raise RuntimeError(f"the move's row says {row!r}")
 
         def diff():
             browser.evaluate("document.querySelector('tr[data-index=\"3\"]').click()")

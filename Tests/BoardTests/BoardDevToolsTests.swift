@@ -75,6 +75,19 @@ import Testing
     #expect(report.divergence == nil)
   }
 
+  @Test func eachRecordSaysWhatItTouchedInTheBoardsWords() async throws {
+    let recorded = try await recordADay()
+    // NB: the session file carries them, and so do the rows a page reads.
+    #expect(
+      recorded.records.map(\.summary) == [
+        nil, #"#1 "Write docs" in column 1"#, #"#2 "Fix the login bug" in column 1"#,
+        "#1 → column 2", "#2: tags urgent backend", #"column 4 "Review""#, "#2 → column 4",
+        nil, nil,
+      ])
+    #expect(recorder.summaries(after: 2, limit: 1).map(\.summary) == ["#1 → column 2"])
+    #expect(recorder.record(at: 6)?.summary == "#2 → column 4")
+  }
+
   @Test func aSeededBugIsFoundAtTheFirstActionWhoseBoardDiffers() async throws {
     let recorded = try await recordADay()
     // The bug: a move drops the card's tags. #3 moves a card without tags, so its board is

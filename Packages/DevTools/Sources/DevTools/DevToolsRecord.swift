@@ -54,12 +54,15 @@ public struct DevToolsRecord: Sendable, Hashable, Codable {
   /// (`middleware <id>`…): what the store's `onLog` reported while the action ran, when the
   /// recorder was given it (``DevToolsRecorder/log(_:)``).
   public let timings: [String: Double]?
+  /// What the action touched, in the app's words (`#12 → Done`), when the recorder was given a
+  /// `summary` for its actions: the timeline's row shows it instead of the payload.
+  public let summary: String?
 
   /// A record with every field given (a recorder makes them; tests and tools may too).
   public init(
     index: Int, kind: Kind, name: String, payload: JSONValue?, source: String, outcome: Outcome,
     detail: String?, time: Double, duration: Double?, state: JSONValue?,
-    timings: [String: Double]? = nil
+    timings: [String: Double]? = nil, summary: String? = nil
   ) {
     self.index = index
     self.kind = kind
@@ -72,6 +75,7 @@ public struct DevToolsRecord: Sendable, Hashable, Codable {
     self.duration = duration
     self.state = state
     self.timings = timings
+    self.summary = summary
   }
 }
 
@@ -81,7 +85,8 @@ extension DevToolsRecord {
   public func withoutState() -> DevToolsRecord {
     DevToolsRecord(
       index: index, kind: kind, name: name, payload: payload, source: source, outcome: outcome,
-      detail: detail, time: time, duration: duration, state: nil, timings: timings)
+      detail: detail, time: time, duration: duration, state: nil, timings: timings,
+      summary: summary)
   }
 }
 

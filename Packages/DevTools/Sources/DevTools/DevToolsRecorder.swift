@@ -63,12 +63,16 @@ public final class DevToolsRecorder<
   ///   - session: A session file to write every entry to, in batches.
   ///   - classify: Names the source of an action the app knows better than the store does
   ///     (`"remote"` for another instance's changes, say); `nil` keeps the store's.
+  ///   - summary: Says what an action touched, in the app's words (`#12 → Done`), for the
+  ///     timeline's rows (``DevToolsRecord/summary``); `nil` for an action left to its payload.
+  ///     Called when a record is read or written to the session file, off the app's path.
   ///   - snapshot: The part of the state to record, as a `Codable` value; cheap to take (a
   ///     copy-on-write value). For time travel, the state's `undoSnapshot`.
   public init(
     app: String, limits: Limits = Limits(), clock: any Clock<Duration> = ContinuousClock(),
     session: DevToolsSessionWriter? = nil,
     classify: @escaping @Sendable (Action) -> String? = { _ in nil },
+    summary: (@Sendable (Action) -> String?)? = nil,
     snapshot: @escaping @MainActor @Sendable (State.ReadOnly) -> Snapshot
   ) {
     self.app = app
@@ -78,7 +82,12 @@ public final class DevToolsRecorder<
     self.snapshot = snapshot
     let (signals, continuation) = AsyncStream.makeStream(
       of: Void.self, bufferingPolicy: .bufferingNewest(1))
-    let buffer = RecorderBuffer(limits: limits, clock: ClockReader(clock), encoding: continuation)
+    var summarize: (@Sendable (any ReduxAction & Encodable) -> String?)?
+    if let summary {
+      summarize = { action in (action as? Action).flatMap(summary) }
+    }
+    let buffer = RecorderBuffer(
+      limits: limits, clock: ClockReader(clock), encoding: continuation, summarize: summarize)
     buffer.book.withLock { $0.encodesAll = session != nil }
     self.buffer = buffer
     encoder = Task.detached {
@@ -107,7 +116,9 @@ public final class DevToolsRecorder<
     // from its state.
     guard let session else { return }
     buffer.encodingPass.withLock { _ in
-      guard let record = Self.record(of: entry, since: now, withState: true),
+      guard
+        let record = Self.record(
+          of: entry, since: now, withState: true, summarize: buffer.summarize),
         var line = try? JSONValue.encoder.encode(record)
       else { return }
       line.append(0x0A)
@@ -211,7 +222,7 @@ public final class DevToolsRecorder<
     let (initial, entries) = buffer.book.withLock { ($0.initial, Array($0.entries)) }
     let origin = buffer.started.withLock { $0 } ?? .zero
     return ([initial].compactMap { $0 } + entries).compactMap {
-      Self.record(of: $0, since: origin, withState: true)
+      Self.record(of: $0, since: origin, withState: true, summarize: buffer.summarize)
     }
   }
 
@@ -235,7 +246,9 @@ public final class DevToolsRecorder<
       return entries
     }
     let origin = buffer.started.withLock { $0 } ?? .zero
-    return entries.compactMap { Self.record(of: $0, since: origin, withState: false) }
+    return entries.compactMap {
+      Self.record(of: $0, since: origin, withState: false, summarize: buffer.summarize)
+    }
   }
 
   /// Record `index` with its state (0: the start), if it is kept.
@@ -243,7 +256,9 @@ public final class DevToolsRecorder<
   /// - Complexity: O(1) in the records kept, plus encoding its state.
   public func record(at index: Int) -> DevToolsRecord? {
     guard let entry = buffer.book.withLock({ $0.entry(at: index) }) else { return nil }
-    return Self.record(of: entry, since: buffer.started.withLock { $0 } ?? .zero, withState: true)
+    return Self.record(
+      of: entry, since: buffer.started.withLock { $0 } ?? .zero, withState: true,
+      summarize: buffer.summarize)
   }
 
   /// What record `index` changed in the state: from the last state kept before it (usually its
@@ -265,8 +280,11 @@ public final class DevToolsRecorder<
     }
     guard let pair else { return nil }
     let origin = buffer.started.withLock { $0 } ?? .zero
-    guard let before = Self.record(of: pair.before, since: origin, withState: true)?.state,
-      let after = Self.record(of: pair.after, since: origin, withState: true)?.state
+    guard
+      let before = Self.record(
+        of: pair.before, since: origin, withState: true, summarize: buffer.summarize)?.state,
+      let after = Self.record(
+        of: pair.after, since: origin, withState: true, summarize: buffer.summarize)?.state
     else { return nil }
     return StateDiff(from: before, to: after)
   }
@@ -322,7 +340,8 @@ public final class DevToolsRecorder<
   /// The record of `entry`, timed from `origin` (when the recording started), with its state
   /// encoded or without it.
   private static func record(
-    of entry: RecorderEntry, since origin: Duration, withState: Bool
+    of entry: RecorderEntry, since origin: Duration, withState: Bool,
+    summarize: (@Sendable (any ReduxAction & Encodable) -> String?)?
   ) -> DevToolsRecord? {
     // NB: an action or state that does not encode is said in the record's detail: a replay
     // then knows why it has nothing to compare, instead of finding a record without them.
@@ -362,7 +381,8 @@ public final class DevToolsRecorder<
       state: state,
       timings: entry.timings.isEmpty
         ? nil
-        : Dictionary(entry.timings.map { ($0.0, $0.1 / .seconds(1)) }, uniquingKeysWith: +))
+        : Dictionary(entry.timings.map { ($0.0, $0.1 / .seconds(1)) }, uniquingKeysWith: +),
+      summary: summarize.flatMap { summarize in entry.action.flatMap(summarize) })
   }
 
   private static func encodePending(
@@ -403,7 +423,9 @@ public final class DevToolsRecorder<
         session != nil
         || (position == pending.count - 1
           && (listening.isEmpty || pending[position].index % RecorderBuffer.sampleEvery == 0))
-      guard let record = record(of: pending[position], since: origin, withState: measured)
+      guard
+        let record = record(
+          of: pending[position], since: origin, withState: measured, summarize: buffer.summarize)
       else { continue }
       if measured, var line = try? JSONValue.encoder.encode(record) {
         line.append(0x0A)
@@ -548,15 +570,19 @@ final class RecorderBuffer: Sendable {
   let started = Mutex<Duration?>(nil)
   /// Wakes the encoding task.
   let encoding: AsyncStream<Void>.Continuation
+  /// The app's summary of an action, if it gives one.
+  let summarize: (@Sendable (any ReduxAction & Encodable) -> String?)?
 
   init<State, Action, Snapshot>(
     limits: DevToolsRecorder<State, Action, Snapshot>.Limits, clock: ClockReader,
-    encoding: AsyncStream<Void>.Continuation
+    encoding: AsyncStream<Void>.Continuation,
+    summarize: (@Sendable (any ReduxAction & Encodable) -> String?)?
   ) {
     capacity = limits.capacity
     maxBytes = limits.maxBytes
     self.clock = clock
     self.encoding = encoding
+    self.summarize = summarize
   }
 
   /// Keeps a stage's timing for the action running now.

@@ -103,6 +103,8 @@ import Testing
     #expect(recorder.summaries(after: 4, limit: 10).map(\.index) == [5, 6])
     #expect(recorder.summaries(after: 6, limit: 10).isEmpty)
     #expect(recorder.summaries(after: -1, limit: 10).allSatisfy { $0.state == nil })
+    // NB: no summary given: the rows show the payload.
+    #expect(recorder.summaries(after: -1, limit: 10).allSatisfy { $0.summary == nil })
 
     let state = try #require(recorder.record(at: 5)?.state)
     #expect(String(decoding: try JSONEncoder().encode(state), as: UTF8.self).contains("note 5"))
