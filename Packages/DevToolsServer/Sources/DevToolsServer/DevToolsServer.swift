@@ -120,10 +120,10 @@ public struct DevToolsServer: Sendable {
     router.add(middleware: AccessCheck(token: token, boundTo: configuration.host))
     let timeline = timeline
     let travel = travel
-    router.get("/") { _, _ in
-      Response(
-        status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-        body: .init(byteBuffer: ByteBuffer(bytes: Self.page)))
+    router.get("/") { request, _ in
+      try ResponseCompression.response(
+        ByteBuffer(bytes: Self.page), to: request,
+        headers: [.contentType: "text/html; charset=utf-8"])
     }
     // NB: `imported=ID` in a read: the session that page imported (each page its own), not the
     // live app's recording.
@@ -143,6 +143,7 @@ public struct DevToolsServer: Sendable {
         )
       }
       return try Self.json(
+        request,
         TimelinePage(
           app: app, records: Array(records.prefix(limit)), more: records.count > limit,
           travel: state, imported: nil))
@@ -156,7 +157,7 @@ public struct DevToolsServer: Sendable {
           timeline.record(at: index)
         }
       guard let record else { throw HTTPError(.notFound, message: "#\(index) is not kept") }
-      return try Self.json(record)
+      return try Self.json(request, record)
     }
     router.get("api/diff") { request, _ in
       let index = try Self.index(request, "index")
@@ -169,7 +170,7 @@ public struct DevToolsServer: Sendable {
       guard let diff else {
         throw HTTPError(.notFound, message: "no state kept for #\(index) or before it")
       }
-      return try Self.json(diff.changes)
+      return try Self.json(request, diff.changes)
     }
     router.post("api/import") { request, _ in
       let body: ByteBuffer
@@ -191,11 +192,12 @@ public struct DevToolsServer: Sendable {
       let id = imported.add(session)
       let records = session.summaries(after: -1, limit: Self.pageSize + 1)
       return try Self.json(
+        request,
         TimelinePage(
           app: session.header.app, records: Array(records.prefix(Self.pageSize)),
           more: records.count > Self.pageSize, travel: await TravelState(nil), imported: id))
     }
-    router.get("api/export") { _, _ in
+    router.get("api/export") { request, _ in
       var lines = try JSONEncoder().encode(DevToolsSessionHeader(app: timeline.app))
       lines.append(0x0A)
       // NB: record 0 too: the state a replay of the file starts from.
@@ -203,12 +205,12 @@ public struct DevToolsServer: Sendable {
         lines.append(try JSONEncoder().encode(record))
         lines.append(0x0A)
       }
-      return Response(
-        status: .ok,
+      return try ResponseCompression.response(
+        ByteBuffer(bytes: lines), to: request,
         headers: [
           .contentType: "application/x-ndjson",
           .contentDisposition: "attachment; filename=\"\(timeline.app).jsonl\"",
-        ], body: .init(byteBuffer: ByteBuffer(bytes: lines)))
+        ])
     }
     router.get("api/events") { _, _ in
       Response(
@@ -234,11 +236,11 @@ public struct DevToolsServer: Sendable {
     }
     router.post("api/jump") { request, _ in
       let index = try Self.index(request, "index")
-      return try await Self.control(travel) { try $0.jump(to: index) }
+      return try await Self.control(travel, request) { try $0.jump(to: index) }
     }
     router.post("api/step") { request, _ in
       let offset = try Self.index(request, "by")
-      return try await Self.control(travel) { try $0.step(by: offset) }
+      return try await Self.control(travel, request) { try $0.step(by: offset) }
     }
     router.post("api/skip") { request, _ in
       let index = try Self.index(request, "index")
@@ -248,10 +250,10 @@ public struct DevToolsServer: Sendable {
       } catch {
         throw HTTPError(.conflict, message: "\(error)")
       }
-      return try Self.json(await TravelState(travel))
+      return try Self.json(request, await TravelState(travel))
     }
-    router.post("api/resume") { _, _ in
-      try await Self.control(travel) { $0.resume() }
+    router.post("api/resume") { request, _ in
+      try await Self.control(travel, request) { $0.resume() }
     }
     return router
   }
@@ -284,7 +286,7 @@ public struct DevToolsServer: Sendable {
 
   /// Runs a travel command on the main actor; its refusal is a 409 with the reason.
   private static func control(
-    _ travel: (any DevToolsTravelControl)?,
+    _ travel: (any DevToolsTravelControl)?, _ request: Request,
     _ command: @escaping @MainActor (any DevToolsTravelControl) throws -> Void
   ) async throws -> Response {
     guard let travel else { throw HTTPError(.conflict, message: "no time travel here") }
@@ -296,7 +298,7 @@ public struct DevToolsServer: Sendable {
       }
       return TravelState(travel)
     }
-    return try json(state)
+    return try json(request, state)
   }
 
   /// How many rows a page of the timeline holds unless the request says.
@@ -313,10 +315,10 @@ public struct DevToolsServer: Sendable {
     return index
   }
 
-  private static func json(_ value: some Encodable) throws -> Response {
-    Response(
-      status: .ok, headers: [.contentType: "application/json"],
-      body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+  private static func json(_ request: Request, _ value: some Encodable) throws -> Response {
+    try ResponseCompression.response(
+      ByteBuffer(bytes: try JSONEncoder().encode(value)), to: request,
+      headers: [.contentType: "application/json"])
   }
 
   /// The largest session the page may import.

@@ -1,3 +1,4 @@
+import CompressNIO
 import DevTools
 import DevToolsServer
 import Foundation
@@ -103,6 +104,52 @@ import Testing
       let export = try await client.execute(uri: "/api/export", method: .get, headers: pageHeaders)
       let session = try DevToolsSession(data: Data(export.body.readableBytesView))
       #expect(session.records.map(\.index) == [0, 1, 2, 3])
+    }
+  }
+
+  @Test func answersAreGzippedForABrowserThatAcceptsIt() async throws {
+    let (store, server) = try await recorded()
+    // NB: enough actions for a page of rows worth compressing.
+    for amount in 4...60 { await store.dispatchWithResult(.add(amount)) }
+    let app = Application(router: server.router())
+    try await app.test(.router) { client in
+      var accepting = pageHeaders
+      accepting[.acceptEncoding] = "br;q=1.0, gzip;q=0.8, *;q=0.1"
+      for uri in ["/", "/api/records", "/api/export"] {
+        let plain = try await client.execute(uri: uri, method: .get, headers: pageHeaders)
+        #expect(plain.headers[.contentEncoding] == nil, "\(uri)")
+        let gzipped = try await client.execute(uri: uri, method: .get, headers: accepting)
+        #expect(gzipped.headers[.contentEncoding] == "gzip", "\(uri)")
+        #expect(gzipped.headers[.vary] == "Accept-Encoding", "\(uri)")
+        #expect(gzipped.body.readableBytes * 2 < plain.body.readableBytes, "\(uri)")
+        var body = gzipped.body
+        let unzipped = try body.decompress(with: .gzip())
+        // NB: compared as JSON values, line by line: two encodings of one value may order an
+        // object's keys differently.
+        let (unzippedLines, plainLines) = (jsonLines(unzipped), jsonLines(plain.body))
+        #expect(unzippedLines == plainLines, "\(uri)")
+      }
+      // A small answer goes as it is, and so does one to gzip refused with q=0.
+      let small = try await client.execute(
+        uri: "/api/record?index=1", method: .get, headers: accepting)
+      #expect(small.headers[.contentEncoding] == nil)
+      var refusing = pageHeaders
+      refusing[.acceptEncoding] = "gzip;q=0, identity"
+      let refused = try await client.execute(uri: "/api/records", method: .get, headers: refusing)
+      #expect(refused.headers[.contentEncoding] == nil)
+    }
+  }
+
+  /// Each line of `buffer` as a JSON value (the page's HTML, which is no JSON, as its text).
+  nonisolated private func jsonLines(_ buffer: ByteBuffer) -> [NSObject] {
+    String(buffer: buffer).split(separator: "\n").map { line in
+      do {
+        let value = try JSONSerialization.jsonObject(
+          with: Data(line.utf8), options: [.fragmentsAllowed])
+        return value as? NSObject ?? NSString(string: String(line))
+      } catch {
+        return NSString(string: String(line))
+      }
     }
   }
 
