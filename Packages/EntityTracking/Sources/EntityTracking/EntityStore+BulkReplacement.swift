@@ -68,7 +68,7 @@ extension EntityStore {
   /// - then, in `source`'s order, an upsert for every entity of `source` that is new here, or
   ///   whose value differs, or that moved. The entities that stay are the most that can: a
   ///   longest run of `source` found here in the same relative order (of the longest runs, the
-  ///   one ``longestIncreasingRun(_:)`` picks); every other entity of `source` has moved.
+  ///   one patience sorting finds); every other entity of `source` has moved.
   ///
   /// So undoing one move records one upsert, however long the store: a backend that stores
   /// each entity's place in the order (PersistenceSQLite's and PersistencePostgres's tables

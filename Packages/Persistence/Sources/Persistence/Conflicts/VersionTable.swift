@@ -10,7 +10,7 @@ import Synchronization
 /// (``queued(_:)``); a flush asks for the base version of each row it writes (``bases(_:)``),
 /// writes each row only at that version, reports a row found at another version as a
 /// ``PersistenceConflict``, and records what committed (``committed(_:flushed:dropped:)``); a
-/// change feed asks whether another writer's change is news (``applyRemote(_:version:isDeletion:)``).
+/// change feed asks whether another writer's change is news (``applyRemote(_:version:isDeletion:position:)``).
 ///
 /// NB: the two versions differ when another writer's change arrives between a local edit and
 /// its flush. The flush must be checked against the version the edit was made against, or it
