@@ -322,7 +322,7 @@ enum BoardBenchmarks {
     navigation.resized(to: size)
     func logged() async throws -> Int {
       try await database.database.writer.read { db in
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM reduxkit_change_log") ?? 0
+        try Int.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM reduxkit_change_log") ?? 0
       }
     }
     var times: [Double] = []
