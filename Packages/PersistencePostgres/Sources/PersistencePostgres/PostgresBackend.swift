@@ -100,7 +100,14 @@ public final class PostgresBackend: PersistenceBackend {
         database: database, tls: .disable),
       backgroundLogger: logger)
     self.client = client
-    run = Task { await client.run() }
+    // NB: started at once, on this task, up to its first suspension: `run()` marks the client
+    // running before it suspends, so the migrations' first lease below finds it running
+    // (postgres-nio warned "run() hasn't been called yet" at every start).
+    if #available(macOS 26, iOS 26, *) {
+      run = Task.immediate { await client.run() }
+    } else {
+      run = Task { await client.run() }
+    }
     do {
       try await migrate(migrations)
     } catch {
