@@ -49,7 +49,7 @@ public final class DevToolsRecorder<
   public let limits: Limits
   @usableFromInline let buffer: RecorderBuffer
   @usableFromInline let snapshot: @MainActor @Sendable (State.ReadOnly) -> Snapshot
-  @usableFromInline let classify: @Sendable (Action) -> String?
+  @usableFromInline let classify: (@Sendable (Action) -> String?)?
   private let session: DevToolsSessionWriter?
   private let encoder: Task<Void, Never>
 
@@ -71,7 +71,7 @@ public final class DevToolsRecorder<
   public init(
     app: String, limits: Limits = Limits(), clock: any Clock<Duration> = ContinuousClock(),
     session: DevToolsSessionWriter? = nil,
-    classify: @escaping @Sendable (Action) -> String? = { _ in nil },
+    classify: (@Sendable (Action) -> String?)? = nil,
     summary: (@Sendable (Action) -> String?)? = nil,
     snapshot: @escaping @MainActor @Sendable (State.ReadOnly) -> Snapshot
   ) {
@@ -108,9 +108,10 @@ public final class DevToolsRecorder<
     let now = buffer.clock.now()
     buffer.started.withLock { $0 = now }
     let entry = RecorderEntry(
-      index: 0, kind: .action, name: "@start", action: nil, payload: nil,
-      source: .named("recorder"), outcome: nil, time: now, duration: nil,
-      snapshot: snapshot(store.state))
+      index: 0,
+      recorded: RecordedValues(
+        kind: .action, source: .named("recorder"), time: now,
+        content: .event(name: "@start", payload: nil, snapshot: snapshot(store.state))))
     buffer.book.withLock { $0.initial = entry }
     // NB: the session file starts with it too, before any batch: a replay of the file starts
     // from its state.
@@ -133,12 +134,12 @@ public final class DevToolsRecorder<
   @inlinable @MainActor
   public func storeDidRun(
     _ action: Action, source: ActionSource, outcome: DispatchOutcome, state: State.ReadOnly,
-    duration: Duration
+    duration: Duration, finished: ContinuousClock.Instant
   ) {
     buffer.append(
-      kind: .action, name: nil, action: action, payload: nil,
-      source: classify(action).map(RecorderSource.named) ?? .store(source), outcome: outcome,
-      duration: duration, snapshot: snapshot(state))
+      kind: .action, source: classify?(action).map(RecorderSource.named) ?? .store(source),
+      time: buffer.time(at: finished),
+      content: .ran(action, outcome: outcome, duration: duration, snapshot: snapshot(state)))
   }
 
   /// Keeps the timings the store reports while an action runs, for that action's record: pass
@@ -162,9 +163,8 @@ public final class DevToolsRecorder<
   @inlinable
   public func storeDidRefuse(_ action: Action, reason: DispatchError) {
     buffer.append(
-      kind: .action, name: nil, action: action, payload: nil,
-      source: classify(action).map(RecorderSource.named) ?? .store(.caller),
-      outcome: .refused(reason), duration: nil, snapshot: nil)
+      kind: .action, source: classify?(action).map(RecorderSource.named) ?? .store(.caller),
+      time: buffer.time(at: .now), content: .refused(action, reason: reason))
   }
 
   // MARK: - Other events
@@ -180,8 +180,8 @@ public final class DevToolsRecorder<
     _ kind: DevToolsRecord.Kind, name: String, source: String, payload: JSONValue? = nil
   ) {
     buffer.append(
-      kind: kind, name: name, action: nil, payload: payload, source: .named(source),
-      outcome: nil, duration: nil, snapshot: nil)
+      kind: kind, source: .named(source), time: buffer.clock.now(),
+      content: .event(name: name, payload: payload, snapshot: nil))
   }
 
   /// Records that time travel resumed on a state recomputed without the entries `skipped`
@@ -193,9 +193,10 @@ public final class DevToolsRecorder<
   ///   - snapshot: The state the store resumed on.
   public func recordResume(skipping skipped: [Int], on snapshot: Snapshot) {
     buffer.append(
-      kind: .travel, name: "resumed without #" + skipped.map(String.init).joined(separator: ", #"),
-      action: nil, payload: .array(skipped.map { .number(Double($0)) }), source: .named("devtools"),
-      outcome: nil, duration: nil, snapshot: snapshot)
+      kind: .travel, source: .named("devtools"), time: buffer.clock.now(),
+      content: .event(
+        name: "resumed without #" + skipped.map(String.init).joined(separator: ", #"),
+        payload: .array(skipped.map { .number(Double($0)) }), snapshot: snapshot))
   }
 
   // MARK: - Reading
@@ -213,13 +214,13 @@ public final class DevToolsRecorder<
   public var evictedCount: Int { buffer.book.withLock { $0.evicted } }
 
   /// How many entries the ring buffer holds (the start aside): the newest ones.
-  public var keptCount: Int { buffer.book.withLock { $0.entries.count } }
+  public var keptCount: Int { buffer.book.withLock { $0.count } }
 
   /// The entries kept, oldest first, entry 0 (the start) included while it is kept, encoded.
   ///
   /// - Complexity: O(*n*) encodings of the entries not encoded yet.
   public func records() -> [DevToolsRecord] {
-    let (initial, entries) = buffer.book.withLock { ($0.initial, Array($0.entries)) }
+    let (initial, entries) = buffer.book.withLock { ($0.initial, $0.entries(from: 1)) }
     let origin = buffer.started.withLock { $0 } ?? .zero
     return ([initial].compactMap { $0 } + entries).compactMap {
       Self.record(of: $0, since: origin, withState: true, summarize: buffer.summarize)
@@ -239,11 +240,7 @@ public final class DevToolsRecorder<
     let entries: [RecorderEntry] = buffer.book.withLock { book in
       var entries: [RecorderEntry] = []
       if index < 0, limit > 0, let initial = book.initial { entries.append(initial) }
-      guard let first = book.entries.first?.index else { return entries }
-      let start = max(index + 1 - first, 0)
-      let end = min(start + max(limit - entries.count, 0), book.entries.count)
-      if start < end { entries += book.entries[start..<end] }
-      return entries
+      return entries + book.entries(from: max(index + 1, 1), limit: max(limit - entries.count, 0))
     }
     let origin = buffer.started.withLock { $0 } ?? .zero
     return entries.compactMap {
@@ -292,8 +289,8 @@ public final class DevToolsRecorder<
   /// The actions kept after entry `index`, in order, with their indices: what a replay runs.
   public func actions(after index: Int) -> [(index: Int, action: Action)] {
     buffer.book.withLock { book in
-      book.entries.compactMap { entry in
-        guard entry.index > index, entry.kind == .action, let outcome = entry.outcome,
+      book.entries(from: index + 1).compactMap { entry in
+        guard entry.kind == .action, let outcome = entry.outcome,
           !outcome.isRefused, let action = entry.action as? Action
         else { return nil }
         return (entry.index, action)
@@ -399,30 +396,27 @@ public final class DevToolsRecorder<
     in buffer: RecorderBuffer, limits: Limits, session: DevToolsSessionWriter?
   ) {
     let listening = buffer.listeners.withLock { Array($0.values) }
-    let writesAll = buffer.book.withLock { $0.encodesAll }
+    let (writesAll, unmeasured) = buffer.book.withLock { ($0.encodesAll, $0.measured == 0) }
     let pending: [RecorderEntry] = buffer.book.withLock { book in
       book.isEncodingSignalled = false
-      guard let first = book.entries.first?.index, let last = book.entries.last?.index,
-        last > book.lastEncoded
-      else { return [] }
+      let last = book.nextIndex - 1
+      guard book.count > 0, last > book.lastEncoded else { return [] }
       defer { book.lastEncoded = last }
-      guard writesAll else { return [book.entries[book.entries.count - 1]] }
-      // NB: the entries are in index order: the new ones are a suffix, found without a scan.
-      let start = max(book.lastEncoded + 1 - first, 0)
-      return Array(book.entries[start...])
+      return book.entries(from: writesAll ? book.lastEncoded + 1 : last)
     }
     guard !pending.isEmpty else { return }
     let origin = buffer.started.withLock { $0 } ?? .zero
     // NB: listeners (a page's live rows) get summaries: a state is encoded only for the session
     // file, and now and then to measure the size of a record (the last entry of a sampling
-    // pass; while listened to, a pass runs per entry, so one in `sampleEvery`).
+    // pass; while listened to, a pass runs per entry, so the first and one in `sampleEvery`).
     var records: [DevToolsRecord] = []
     var lines: [Data] = []
     for position in pending.indices {
       let measured =
         session != nil
         || (position == pending.count - 1
-          && (listening.isEmpty || pending[position].index % RecorderBuffer.sampleEvery == 0))
+          && (listening.isEmpty || unmeasured
+            || pending[position].index % RecorderBuffer.sampleEvery == 0))
       guard
         let record = record(
           of: pending[position], since: origin, withState: measured, summarize: buffer.summarize)
@@ -454,47 +448,109 @@ extension DispatchOutcome {
   }
 }
 
-/// One entry as recorded: values as they came, turned into text and JSON only when encoded, off
-/// the recording path.
+/// One entry as recorded: its place in the recording, and what was recorded, kept as values as
+/// they came and turned into text and JSON only when encoded, off the recording path.
 ///
 /// NB: not generic. The store calls its recorder through an existential, so the recording path
 /// runs unspecialized; with entries generic over the app's types, every action looked up the
 /// generic metadata of the entry, the ring buffer and their lock (about 7,000 instructions).
 @usableFromInline
 struct RecorderEntry: Sendable {
-  @usableFromInline var index: Int
-  @usableFromInline let kind: DevToolsRecord.Kind
-  /// An event's name; an action's is its id, read when encoded.
-  @usableFromInline let name: String?
-  @usableFromInline let action: (any ReduxAction & Encodable)?
-  /// An event's payload, already JSON (a feature's action, a query key).
-  @usableFromInline let payload: JSONValue?
-  @usableFromInline let source: RecorderSource
-  /// What happened to an action; `nil` for an event.
-  @usableFromInline let outcome: DispatchOutcome?
-  @usableFromInline let time: Duration
-  @usableFromInline let duration: Duration?
-  @usableFromInline let snapshot: (any Encodable & Sendable)?
+  @usableFromInline let index: Int
+  @usableFromInline let recorded: RecordedValues
   /// The stages' timings logged while it ran.
-  @usableFromInline var timings: [(String, Duration)] = []
+  @usableFromInline let timings: [(String, Duration)]
+
+  @inlinable
+  init(index: Int, recorded: RecordedValues, timings: [(String, Duration)] = []) {
+    self.index = index
+    self.recorded = recorded
+    self.timings = timings
+  }
+
+  var kind: DevToolsRecord.Kind { recorded.kind }
+  var source: RecorderSource { recorded.source }
+  var time: Duration { recorded.time }
+
+  /// An event's name; an action's is its id, read when encoded.
+  var name: String? {
+    if case .event(let name, _, _) = recorded.content { name } else { nil }
+  }
+
+  var action: (any ReduxAction & Encodable)? {
+    switch recorded.content {
+    case .ran(let action, _, _, _), .refused(let action, _): action
+    case .event: nil
+    }
+  }
+
+  /// An event's payload, already JSON (a feature's action, a query key).
+  var payload: JSONValue? {
+    if case .event(_, let payload, _) = recorded.content { payload } else { nil }
+  }
+
+  /// What happened to an action; `nil` for an event.
+  var outcome: DispatchOutcome? {
+    switch recorded.content {
+    case .ran(_, let outcome, _, _): outcome
+    case .refused(_, let reason): .refused(reason)
+    case .event: nil
+    }
+  }
+
+  var duration: Duration? {
+    if case .ran(_, _, let duration, _) = recorded.content { duration } else { nil }
+  }
+
+  /// The state after it, if it has one.
+  var snapshot: (any Encodable & Sendable)? {
+    switch recorded.content {
+    case .ran(_, _, _, let snapshot): snapshot
+    case .event(_, _, let snapshot): snapshot
+    case .refused: nil
+    }
+  }
+}
+
+/// What an entry recorded.
+///
+/// NB: a class, made once outside the ring buffer's lock: a struct of this size was copied into
+/// the ring buffer and its copy destroyed, through its existentials' value witnesses; a
+/// reference moves in.
+@usableFromInline
+final class RecordedValues: Sendable {
+  @usableFromInline let kind: DevToolsRecord.Kind
+  @usableFromInline let source: RecorderSource
+  @usableFromInline let time: Duration
+  @usableFromInline let content: RecordedContent
 
   @inlinable
   init(
-    index: Int, kind: DevToolsRecord.Kind, name: String?, action: (any ReduxAction & Encodable)?,
-    payload: JSONValue?, source: RecorderSource, outcome: DispatchOutcome?, time: Duration,
-    duration: Duration?, snapshot: (any Encodable & Sendable)?
+    kind: DevToolsRecord.Kind, source: RecorderSource, time: Duration,
+    content: consuming RecordedContent
   ) {
-    self.index = index
     self.kind = kind
-    self.name = name
-    self.action = action
-    self.payload = payload
     self.source = source
-    self.outcome = outcome
     self.time = time
-    self.duration = duration
-    self.snapshot = snapshot
+    self.content = content
   }
+}
+
+/// An action and what it did, or an event.
+///
+/// NB: an enum of what each kind has, rather than optionals: an optional existential is
+/// destroyed through `Optional`'s generic value witness (about 100 instructions each, twice per
+/// entry evicted from a full ring buffer).
+@usableFromInline
+enum RecordedContent: Sendable {
+  /// An action the store ran, what happened, and the state after it.
+  case ran(
+    any ReduxAction & Encodable, outcome: DispatchOutcome, duration: Duration,
+    snapshot: any Encodable & Sendable)
+  /// An action the store refused.
+  case refused(any ReduxAction & Encodable, reason: DispatchError)
+  /// An event beside the actions (a feature's action, a query event, time travel, the start).
+  case event(name: String, payload: JSONValue?, snapshot: (any Encodable & Sendable)?)
 }
 
 /// Who an entry came from, turned into text when encoded.
@@ -507,8 +563,14 @@ enum RecorderSource: Sendable {
 /// The ring buffer and what the encoding pass knows of it.
 @usableFromInline
 struct RecorderBook: Sendable {
-  @usableFromInline var entries = Deque<RecorderEntry>()
+  /// The entries kept, oldest first: entry `firstIndex` and those after it.
+  ///
+  /// NB: what each recorded, without its index (the position says it) or its timings (kept
+  /// apart, most actions have none): appending an entry then retains one reference.
+  @usableFromInline var recorded = Deque<RecordedValues>()
   @usableFromInline var nextIndex = 1
+  /// The stages' timings logged while a kept action ran, by index; only actions that logged some.
+  var timings: [Int: [(String, Duration)]] = [:]
   /// The newest entry written to the session file and the listeners.
   @usableFromInline var lastEncoded = 0
   /// Whether the encoding task has been woken and has not run since.
@@ -528,21 +590,34 @@ struct RecorderBook: Sendable {
 
   @usableFromInline init() {}
 
+  /// The index of the oldest entry kept (`nextIndex` when none is).
+  var firstIndex: Int { nextIndex - recorded.count }
+
+  /// How many entries are kept (the start aside).
+  var count: Int { recorded.count }
+
   /// Entry `index` (0: the start), if it is kept.
   func entry(at index: Int) -> RecorderEntry? {
     if index == 0 { return initial }
-    guard let first = entries.first?.index, index >= first, index - first < entries.count
-    else { return nil }
-    return entries[index - first]
+    let position = index - firstIndex
+    guard index > 0, position >= 0, position < recorded.count else { return nil }
+    return RecorderEntry(index: index, recorded: recorded[position], timings: timings[index] ?? [])
+  }
+
+  /// The entries kept from index `start` on (the start aside), at most `limit`, oldest first.
+  func entries(from start: Int, limit: Int = .max) -> [RecorderEntry] {
+    let first = max(start, firstIndex)
+    let end = limit >= nextIndex - first ? nextIndex : first + limit
+    return (first..<max(end, first)).compactMap { entry(at: $0) }
   }
 
   /// Drops the oldest entries beyond the limits.
-  @inlinable
   mutating func keep(capacity: Int, maxBytes: Int) {
-    while entries.count > capacity
-      || (entries.count > 1 && Double(entries.count) * averageBytes > Double(maxBytes))
+    while recorded.count > capacity
+      || (recorded.count > 1 && Double(recorded.count) * averageBytes > Double(maxBytes))
     {
-      entries.removeFirst()
+      if !timings.isEmpty { timings[firstIndex] = nil }
+      recorded.removeFirst()
       evicted += 1
     }
   }
@@ -555,7 +630,10 @@ struct RecorderBook: Sendable {
 final class RecorderBuffer: Sendable {
   static let batchSize = 64
   /// How often an entry is encoded to measure the size, when nothing encodes them all.
-  static let sampleEvery = 1_024
+  ///
+  /// NB: an encoding of one record costs about 240,000 instructions (Foundation's JSON coders,
+  /// twice): one in 1,024 added 140 to each recorded action.
+  static let sampleEvery = 4_096
 
   let book = Mutex(RecorderBook())
   let listeners = Mutex<[Int: @Sendable ([DevToolsRecord]) -> Void]>([:])
@@ -585,6 +663,12 @@ final class RecorderBuffer: Sendable {
     self.summarize = summarize
   }
 
+  /// The clock's reading at `instant` of the continuous clock (when a store finished an action).
+  @usableFromInline
+  func time(at instant: ContinuousClock.Instant) -> Duration {
+    clock.now(at: instant)
+  }
+
   /// Keeps a stage's timing for the action running now.
   func addTiming(_ stage: String, _ duration: Duration) {
     book.withLock { $0.pendingTimings.append((stage, duration)) }
@@ -592,37 +676,31 @@ final class RecorderBuffer: Sendable {
 
   /// Adds an entry, drops the oldest beyond the limits, and wakes the encoding task once a
   /// batch has gathered.
+  ///
+  /// - Parameter time: The recorder clock's reading as it is; the start is subtracted when the
+  ///   entry is encoded.
   @usableFromInline
   func append(
-    kind: DevToolsRecord.Kind, name: String?, action: consuming (any ReduxAction & Encodable)?,
-    payload: JSONValue?, source: RecorderSource, outcome: DispatchOutcome?, duration: Duration?,
-    snapshot: consuming (any Encodable & Sendable)?
+    kind: DevToolsRecord.Kind, source: RecorderSource, time: Duration,
+    content: consuming RecordedContent
   ) {
-    // NB: the clock's reading as it is; the start is subtracted when the entry is encoded.
-    // The entry is made outside the lock and moved into the ring buffer: made inside, its
-    // optional existentials were copied through Optional's generic value witnesses (about 400
-    // instructions an action).
-    var made: RecorderEntry? = RecorderEntry(
-      index: 0, kind: kind, name: name, action: action, payload: payload, source: source,
-      outcome: outcome, time: clock.now(), duration: duration, snapshot: snapshot)
+    let recorded = RecordedValues(kind: kind, source: source, time: time, content: content)
     let shouldEncode = book.withLock { book in
-      guard var entry = made.take() else { return false }
       let index = book.nextIndex
-      entry.index = index
-      if !book.pendingTimings.isEmpty, kind == .action, duration != nil {
-        entry.timings = book.pendingTimings
+      if !book.pendingTimings.isEmpty, case .ran = recorded.content {
+        book.timings[index] = book.pendingTimings
         book.pendingTimings = []
       }
       book.nextIndex += 1
-      book.entries.append(entry)
+      book.recorded.append(recorded)
       book.keep(capacity: capacity, maxBytes: maxBytes)
-      // NB: a batch when every entry is written; otherwise a size sample now and then.
+      // NB: a batch when every entry is written; otherwise a size sample now and then, and at
+      // the first entry, so that the byte limit holds from the start.
       let batch =
         book.isListened
         ? 1 : book.encodesAll ? max(1, min(Self.batchSize, capacity / 2)) : Self.sampleEvery
-      guard !book.isEncodingSignalled, index - book.lastEncoded >= batch else {
-        return false
-      }
+      guard !book.isEncodingSignalled, index - book.lastEncoded >= batch || book.measured == 0
+      else { return false }
       book.isEncodingSignalled = true
       return true
     }

@@ -65,6 +65,25 @@ import Testing
         ["middleware timed", "reducer counted"], ["middleware timed", "reducer counted"],
       ])
     #expect(records.allSatisfy { ($0.timings?["middleware timed"] ?? -1) >= 0 })
+
+    // Kept beside the entries, the timings leave with them: each record keeps its own.
+    let few = NotesRecorder(app: "notes", limits: .init(capacity: 3), clock: ManualClock()) {
+      $0.undoSnapshot
+    }
+    // NB: the second action's timings are not logged.
+    let sometimes = NotesStore(
+      initialState: NotesState(), middlewares: [timed], reducers: [notesReducer()],
+      inspector: few,
+      onLog: { entry in
+        if case .middleware(_, .add(id: 2, _), _, _) = entry { return }
+        few.log(entry)
+      })
+    few.start(from: sometimes)
+    for id in 1...3 { await sometimes.dispatchWithResult(.add(id: id, text: "\(id)")) }
+    few.record(.feature, name: "opened", source: "board")
+    #expect(few.records().map(\.index) == [0, 2, 3, 4])
+    #expect(
+      few.records().map { $0.timings?.keys.sorted() } == [nil, nil, ["middleware timed"], nil])
   }
 
   @Test func theRingBufferKeepsItsLimitsOldestFirst() async throws {

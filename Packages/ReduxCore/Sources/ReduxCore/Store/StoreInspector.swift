@@ -18,10 +18,12 @@ public protocol StoreInspector<State, Action>: AnyObject, Sendable {
   ///   - outcome: What its synchronous pipeline did.
   ///   - state: The state after it.
   ///   - duration: How long its synchronous pipeline took.
+  ///   - finished: When its synchronous pipeline ended (`ClockReader.now(at:)` turns it into
+  ///     an injected clock's reading without reading the clock again).
   @MainActor
   func storeDidRun(
     _ action: Action, source: ActionSource, outcome: DispatchOutcome, state: State.ReadOnly,
-    duration: Duration)
+    duration: Duration, finished: ContinuousClock.Instant)
 
   /// A dispatch was refused; the action never ran. Called on the dispatching thread.
   ///

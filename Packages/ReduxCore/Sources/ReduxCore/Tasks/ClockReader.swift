@@ -13,6 +13,12 @@ public struct ClockReader: Sendable {
   public typealias Sleep = @Sendable () async throws -> Void
 
   private let elapsed: @Sendable () -> Duration
+  /// Whether it reads `ContinuousClock`, from `continuousOrigin`.
+  ///
+  /// NB: a flag beside the instant, not an optional instant: `ContinuousClock.Instant` is a
+  /// resilient type, and its optional is tested and copied through value witnesses.
+  private let readsContinuousClock: Bool
+  private let continuousOrigin: ContinuousClock.Instant
   private let sleeper: @Sendable (Duration) -> Sleep
 
   /// Reads `clock`, from now on.
@@ -23,6 +29,8 @@ public struct ClockReader: Sendable {
     // admission decision pays often.
     if let continuous = clock as? ContinuousClock {
       let origin = continuous.now
+      readsContinuousClock = true
+      continuousOrigin = origin
       elapsed = { origin.duration(to: .now) }
       sleeper = { delay in
         guard delay <= Self.longestTimer else { return Self.untilCancelled }
@@ -32,6 +40,8 @@ public struct ClockReader: Sendable {
       return
     }
     let origin = clock.now
+    readsContinuousClock = false
+    continuousOrigin = .now
     elapsed = { origin.duration(to: clock.now) }
     sleeper = { delay in
       guard delay <= Self.longestTimer else { return Self.untilCancelled }
@@ -60,6 +70,13 @@ public struct ClockReader: Sendable {
   /// The time since the reader was made.
   public func now() -> Duration {
     elapsed()
+  }
+
+  /// What ``now()`` read at `instant` of the continuous clock: a time taken already (a store
+  /// timing its actions) costs no second reading when this reader reads the same clock, and is
+  /// read anew from a clock of another kind (a `ManualClock` in tests).
+  public func now(at instant: ContinuousClock.Instant) -> Duration {
+    readsContinuousClock ? continuousOrigin.duration(to: instant) : elapsed()
   }
 
   /// A sleep that ends `delay` after this call, however late the task that runs it starts:

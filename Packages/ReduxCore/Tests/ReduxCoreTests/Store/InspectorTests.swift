@@ -16,7 +16,7 @@ struct InspectorTests {
 
     func storeDidRun(
       _ action: TestAction, source: ActionSource, outcome: DispatchOutcome,
-      state: TestState.ReadOnly, duration: Duration
+      state: TestState.ReadOnly, duration: Duration, finished: ContinuousClock.Instant
     ) {
       entries.withLock { $0.append("\(action.id) by \(source): \(outcome) → \(state.value)") }
     }

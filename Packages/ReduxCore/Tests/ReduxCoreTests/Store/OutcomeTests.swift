@@ -37,6 +37,27 @@ struct OutcomeTests {
     #expect(middleware == "gatekeeper")
   }
 
+  /// The stopping middleware is found by each one's flag past 32 middlewares too, where the
+  /// flags no longer fit the word that is tested at once.
+  @Test(arguments: [3, 32, 40])
+  func theMiddlewareThatStoppedIsNamedWhateverTheirNumber(count: Int) async {
+    let passing = (0..<count - 1).map { index in
+      Middle(id: "m\(index)") { context in context.next() }
+    }
+    let store = CounterStore(
+      initialState: TestState(), middlewares: passing + [gatekeeper], reducers: [counter])
+    #expect(await store.dispatchWithOutcome(.inc).outcome.isReduced)
+    let (state, outcome) = await store.dispatchWithOutcome(.run)
+    #expect(outcome.description == "stopped by middleware 'gatekeeper'")
+    #expect(state.value == 1)
+
+    let stoppedEarly = CounterStore(
+      initialState: TestState(), middlewares: [gatekeeper] + passing, reducers: [counter])
+    #expect(
+      await stoppedEarly.dispatchWithOutcome(.run).outcome.description
+        == "stopped by middleware 'gatekeeper'")
+  }
+
   @Test func aThrownErrorIsReportedWithTheResolverThatHandledIt() async {
     let forward = Resolve(id: "forward") { $0.next() }
     let recover = Resolve(id: "recover") { _ in }

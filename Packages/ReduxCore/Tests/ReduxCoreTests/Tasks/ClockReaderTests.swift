@@ -11,6 +11,22 @@ import Testing
     #expect(reader.now() == .milliseconds(1_500))
   }
 
+  /// A time the store took already (when an action ended) reads as `now()` would have then on
+  /// the continuous clock; another clock is read anew.
+  @Test func anInstantOfTheContinuousClockReadsAsElapsedTime() async {
+    let continuous = ClockReader(ContinuousClock())
+    let before = continuous.now()
+    let instant = ContinuousClock.now
+    let at = continuous.now(at: instant)
+    #expect(before <= at && at <= continuous.now())
+    #expect(continuous.now(at: instant.advanced(by: .seconds(3))) == at + .seconds(3))
+
+    let clock = ManualClock()
+    let manual = ClockReader(clock)
+    await clock.advance(by: .seconds(2))
+    #expect(manual.now(at: ContinuousClock.now.advanced(by: .seconds(60))) == .seconds(2))
+  }
+
   @Test func aSleepEndsAtTheDeadlineFixedWhenItWasMade() async throws {
     let clock = ManualClock()
     let reader = ClockReader(clock)
