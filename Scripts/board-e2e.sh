@@ -171,13 +171,16 @@ narrow_terminal() {
   wait_for "exit status 0"
 }
 
-# Two boards on one board-server (on SQLite): a card added on one shows on the other, and a
-# move made there shows back here, through the server's change feed.
+# Two boards on one board-server (on SQLite) that wants a token: a board without it is
+# refused; with it, a card added on one shows on the other, and a move made there shows back
+# here, through the server's change feed.
 two_boards_on_a_server() {
   if [ ! -x "$board_server" ]; then
     swift build --package-path Examples/BoardServer --product board-server >/dev/null || return 1
   fi
-  "$board_server" --port 0 --sqlite "$work/server.sqlite" >"$work/server.out" 2>"$work/server.log" &
+  local token=e2e-token-0123456789
+  BOARD_SERVER_TOKEN=$token "$board_server" --port 0 --sqlite "$work/server.sqlite" \
+    >"$work/server.out" 2>"$work/server.log" &
   server_pid=$!
   local port="" deadline=$((SECONDS + 20))
   while [ -z "$port" ] && [ $SECONDS -lt $deadline ]; do
@@ -186,12 +189,23 @@ two_boards_on_a_server() {
   done
   [ -n "$port" ] || { echo "board-e2e: board-server did not start"; cat "$work/server.log"; return 1; }
   local url="http://127.0.0.1:$port"
+  if printf 'column add Todo\n' | "$board" --server "$url" --lines >"$work/refused.out" \
+    2>"$work/refused.err"; then
+    echo "board-e2e: a board without the server's token loaded the board"
+    return 1
+  fi
+  grep -q "cannot load the board from $url.*token" "$work/refused.err" || {
+    echo "board-e2e: a board without the token did not say why it was refused:"
+    cat "$work/refused.err"
+    return 1
+  }
   printf 'column add Todo\ncolumn add Doing\ncolumn add Done\n' |
-    "$board" --server "$url" --lines --log "$work/lines.log" >"$work/lines.out" || return 1
+    BOARD_SERVER_TOKEN=$token "$board" --server "$url" --lines --log "$work/lines.log" \
+      >"$work/lines.out" || return 1
   local session
   for session in here there; do
     tm new-session -d -s "$session" -x 100 -y 30 \
-      "$board --server '$url' --log '$work/$session.log'; echo \"exit status \$?\"; sleep 600"
+      "BOARD_SERVER_TOKEN=$token $board --server '$url' --log '$work/$session.log'; echo \"exit status \$?\"; sleep 600"
     target=$session
     wait_for "ReduxKit board · Board" || return 1
     wait_for "synced" || return 1

@@ -42,7 +42,7 @@ struct BoardApp: AsyncParsableCommand {
     help: """
       Use the board a board-server keeps (http://HOST:PORT), shared with its other clients, \
       instead of the SQLite file: changes show at once and are sent; others' changes appear \
-      as they happen.
+      as they happen. A server that wants a token reads it from BOARD_SERVER_TOKEN.
       """)
   var server: String?
 
@@ -96,6 +96,7 @@ struct BoardApp: AsyncParsableCommand {
     let status = await BoardLauncher(
       databasePath: databasePath ?? BoardDatabase.defaultPath(), logPath: logPath,
       deepLink: deepLink, forcesLineMode: forcesLineMode, server: server.flatMap(URL.init(string:)),
+      serverToken: ProcessInfo.processInfo.environment["BOARD_SERVER_TOKEN"],
       devTools: try makeDevTools()
     ).launch()
     if status != 0 { throw ExitCode(status) }

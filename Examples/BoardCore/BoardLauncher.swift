@@ -20,6 +20,8 @@ package struct BoardLauncher {
   let forcesLineMode: Bool
   /// `--server`: the board a server keeps, instead of the SQLite file.
   let server: URL?
+  /// The token that server wants (`BOARD_SERVER_TOKEN`), if it wants one.
+  let serverToken: String?
   /// `--record`, `--devtools`: what records the board (a board of this machine only).
   let devTools: BoardDevTools?
 
@@ -27,13 +29,14 @@ package struct BoardLauncher {
   /// `--record`, `--devtools`.
   package init(
     databasePath: String, logPath: String?, deepLink: String?, forcesLineMode: Bool,
-    server: URL? = nil, devTools: BoardDevTools? = nil
+    server: URL? = nil, serverToken: String? = nil, devTools: BoardDevTools? = nil
   ) {
     self.databasePath = databasePath
     self.logPath = logPath
     self.deepLink = deepLink
     self.forcesLineMode = forcesLineMode
     self.server = server
+    self.serverToken = serverToken
     self.devTools = devTools
   }
 
@@ -136,7 +139,7 @@ package struct BoardLauncher {
     let session: BoardSession
     do {
       session = try await BoardSession.connect(
-        to: HTTPBoardServer(baseURL: server), logger: logger)
+        to: HTTPBoardServer(baseURL: server, token: serverToken), logger: logger)
     } catch {
       printError("board: cannot load the board from \(server.absoluteString): \(error)")
       return 2

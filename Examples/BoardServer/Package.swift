@@ -19,6 +19,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.9.0"..<"6.0.0"),
   ],
   targets: [
     // The server apart from its command line: the tests run several instances in one process.
@@ -32,6 +33,8 @@ let package = Package(
         .product(name: "PersistencePostgres", package: "PersistencePostgres"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
+        // The token's constant-time comparison (already built for postgres-nio).
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     .executableTarget(

@@ -11,13 +11,17 @@ package struct HTTPBoardServer: BoardServerAPI {
   private let session: URLSession
   /// The longest a request waits for an answer; the long poll gets the server's bound on top.
   private let timeout: TimeInterval
+  /// The token the server wants, sent as `Authorization: Bearer`.
+  private let token: String?
 
   /// - Parameters:
   ///   - baseURL: The server, as `http://host:port`.
   ///   - timeout: The longest a request waits for an answer, in seconds.
-  package init(baseURL: URL, timeout: TimeInterval = 10) {
+  ///   - token: The token the server wants, if it wants one.
+  package init(baseURL: URL, timeout: TimeInterval = 10, token: String? = nil) {
     self.baseURL = baseURL
     self.timeout = timeout
+    self.token = token
     let configuration = URLSessionConfiguration.ephemeral
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     session = URLSession(configuration: configuration)
@@ -111,6 +115,7 @@ package struct HTTPBoardServer: BoardServerAPI {
     request.httpMethod = method
     request.timeoutInterval = timeout + extraTime
     request.setValue("application/json", forHTTPHeaderField: "Accept")
+    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     if let ifMatch { request.setValue(ifMatch, forHTTPHeaderField: "If-Match") }
     let data: Data
     let response: URLResponse

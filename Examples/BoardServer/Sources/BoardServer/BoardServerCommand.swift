@@ -24,6 +24,33 @@ struct BoardServerCommand: AsyncParsableCommand {
   @Option(help: "The SQLite file, when DATABASE_URL is not set.")
   var sqlite = "board-server.sqlite"
 
+  @Option(
+    help: """
+      The token every client sends (Authorization: Bearer TOKEN); BOARD_SERVER_TOKEN in the \
+      environment keeps it out of the process list. Required beyond loopback.
+      """)
+  var token: String?
+
+  /// The token given on the command line or in the environment.
+  private var clientToken: String? {
+    token ?? ProcessInfo.processInfo.environment["BOARD_SERVER_TOKEN"]
+  }
+
+  func validate() throws {
+    if let clientToken, clientToken.count < 16 {
+      throw ValidationError("a token has at least 16 characters")
+    }
+    // NB: without a token, anyone who reaches the port reads, changes and deletes every card.
+    let loopback = ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.")
+    if !loopback, clientToken == nil {
+      throw ValidationError(
+        """
+        --host \(host) lets other machines in: give the token clients must send \
+        (--token or BOARD_SERVER_TOKEN)
+        """)
+    }
+  }
+
   func run() async throws {
     let logger = Logger(label: "ReduxKit.BoardServer")
     let database: BoardDatabase =
@@ -34,7 +61,7 @@ struct BoardServerCommand: AsyncParsableCommand {
       }
     let service = try await BoardService.open(database, logger: logger)
     let app = Application(
-      router: makeBoardRouter(service),
+      router: makeBoardRouter(service, token: clientToken),
       configuration: .init(address: .hostname(host, port: port), serverName: "board-server"),
       onServerRunning: { [host] channel in
         // NB: the port it got, on standard output: what a script or a test that asked for

@@ -14,8 +14,16 @@ public import Hummingbird
 /// - `GET /changes?after=TAG`: the board's tag once it differs from `TAG` (a long poll of up to
 ///   20 s), for a client to refetch when the board changed here or on another instance
 /// - `GET /health`: this instance's persistence and change feed.
-public func makeBoardRouter(_ service: BoardService) -> Router<BasicRequestContext> {
+///
+/// A body is JSON (`Content-Type: application/json`, else 415), its texts within the limits
+/// ``BoardService`` sets. `If-Match: *` names whatever the entity's current tag is (412 when
+/// there is none). With a `token`, every request but `GET /health` must carry it
+/// (`Authorization: Bearer <token>`, else 401).
+public func makeBoardRouter(_ service: BoardService, token: String? = nil)
+  -> Router<BasicRequestContext>
+{
   let router = Router()
+  if let token { router.add(middleware: BearerToken(token)) }
   router.get("health") { _, _ in try await json(service.health) }
   router.get("changes") { request, _ in
     let after = request.uri.queryParameters.get("after")
@@ -25,7 +33,7 @@ public func makeBoardRouter(_ service: BoardService) -> Router<BasicRequestConte
     try list(await service.columns.map(ColumnResource.init), request: request)
   }
   router.post("columns") { request, context in
-    let body = try await request.decode(as: NewColumn.self, context: context)
+    let body = try await decodeJSON(NewColumn.self, from: request, context: context)
     switch await service.createColumn(body) {
     case .success(let column):
       return try json(ColumnResource(column: column), status: .created, tag: column.entityTag)
@@ -34,8 +42,8 @@ public func makeBoardRouter(_ service: BoardService) -> Router<BasicRequestConte
   }
   router.put("columns/:id") { request, context in
     let id = try context.parameters.require("id")
-    let tag = try ifMatch(request)
-    let body = try await request.decode(as: ColumnChange.self, context: context)
+    let tag = try await ifMatch(request) { await service.column(id)?.entityTag }
+    let body = try await decodeJSON(ColumnChange.self, from: request, context: context)
     switch await service.renameColumn(id: id, ifMatch: tag, to: body.name) {
     case .success(let column):
       return try json(ColumnResource(column: column), tag: column.entityTag)
@@ -44,7 +52,7 @@ public func makeBoardRouter(_ service: BoardService) -> Router<BasicRequestConte
   }
   router.delete("columns/:id") { request, context in
     let id = try context.parameters.require("id")
-    let tag = try ifMatch(request)
+    let tag = try await ifMatch(request) { await service.column(id)?.entityTag }
     switch await service.deleteColumn(id: id, ifMatch: tag) {
     case .success: return Response(status: .noContent)
     case .failure(let error): return try await failure(error, column: id, service: service)
@@ -59,7 +67,7 @@ public func makeBoardRouter(_ service: BoardService) -> Router<BasicRequestConte
     return try json(CardResource(card: card), tag: card.entityTag)
   }
   router.post("cards") { request, context in
-    let body = try await request.decode(as: NewCard.self, context: context)
+    let body = try await decodeJSON(NewCard.self, from: request, context: context)
     switch await service.createCard(body) {
     case .success(let card):
       return try json(CardResource(card: card), status: .created, tag: card.entityTag)
@@ -68,8 +76,8 @@ public func makeBoardRouter(_ service: BoardService) -> Router<BasicRequestConte
   }
   router.put("cards/:id") { request, context in
     let id = try context.parameters.require("id")
-    let tag = try ifMatch(request)
-    let body = try await request.decode(as: CardChange.self, context: context)
+    let tag = try await ifMatch(request) { await service.card(id)?.entityTag }
+    let body = try await decodeJSON(CardChange.self, from: request, context: context)
     switch await service.updateCard(id: id, ifMatch: tag, body) {
     case .success(let card): return try json(CardResource(card: card), tag: card.entityTag)
     case .failure(let error): return try await failure(error, card: id, service: service)
@@ -77,7 +85,7 @@ public func makeBoardRouter(_ service: BoardService) -> Router<BasicRequestConte
   }
   router.delete("cards/:id") { request, context in
     let id = try context.parameters.require("id")
-    let tag = try ifMatch(request)
+    let tag = try await ifMatch(request) { await service.card(id)?.entityTag }
     switch await service.deleteCard(id: id, ifMatch: tag) {
     case .success: return Response(status: .noContent)
     case .failure(let error): return try await failure(error, card: id, service: service)
@@ -91,15 +99,35 @@ struct BoardTag: Codable {
   let tag: String
 }
 
-/// The tag an `If-Match` header names: a strong one (a weak tag never matches a write).
-private func ifMatch(_ request: Request) throws -> String {
+/// The tag an `If-Match` header names: a strong one (a weak tag never matches a write), or for
+/// `*` the entity's current one, which `current` reads (RFC 9110: `*` matches any current
+/// representation, and fails when there is none).
+private func ifMatch(_ request: Request, current: () async -> String?) async throws -> String {
   guard let value = request.headers[.ifMatch] else {
     throw HTTPError(.preconditionRequired, message: "a write needs If-Match: the card's ETag")
+  }
+  if value.trimmingCharacters(in: .whitespaces) == "*" {
+    guard let tag = await current() else {
+      throw HTTPError(.preconditionFailed, message: "If-Match: * and there is no such entity")
+    }
+    return tag
   }
   guard value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 else {
     throw HTTPError(.badRequest, message: "If-Match is not a strong entity tag: \(value)")
   }
   return value
+}
+
+/// A request's JSON body as `Body`; 415 unless it says it is JSON.
+private func decodeJSON<Body: Decodable & Sendable>(
+  _: Body.Type, from request: Request, context: BasicRequestContext
+) async throws -> Body {
+  let mediaType = request.headers[.contentType]?.split(separator: ";").first
+  guard mediaType?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" else {
+    throw HTTPError(
+      .unsupportedMediaType, message: "a body is JSON: Content-Type: application/json")
+  }
+  return try await request.decode(as: Body.self, context: context)
 }
 
 /// A list with a weak `ETag` of its JSON: the same entities with the same fields, in the same

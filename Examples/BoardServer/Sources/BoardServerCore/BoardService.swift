@@ -182,6 +182,7 @@ public final class BoardService {
   public var columns: [Column] { store.columns.values }
   public var cards: [Card] { store.cards.values }
   public func card(_ id: String) -> Card? { store.cards[id] }
+  public func column(_ id: String) -> Column? { store.columns[id] }
 
   /// A tag of the whole board as this instance holds it: the same columns and cards (at the
   /// same revisions, with the same fields, in the same order) give the same tag.
@@ -224,7 +225,7 @@ public final class BoardService {
   public func createColumn(_ new: NewColumn) async -> Result<Column, BoardError> {
     await serially { [self] () async -> Result<Column, BoardError> in
       guard !new.name.isEmpty else { return .failure(.invalid("a column needs a name")) }
-      if let invalid = Self.unstorableText(["name": new.name]) { return .failure(invalid) }
+      if let invalid = Self.invalidText(["name": new.name]) { return .failure(invalid) }
       let id: String
       switch newID(new.id, taken: store.columns[new.id ?? ""] != nil) {
       case .success(let chosen): id = chosen
@@ -243,7 +244,7 @@ public final class BoardService {
       guard var column = store.columns[id] else { return .failure(.notFound) }
       guard column.entityTag == ifMatch else { return .failure(.preconditionFailed) }
       guard !name.isEmpty else { return .failure(.invalid("a column needs a name")) }
-      if let invalid = Self.unstorableText(["name": name]) { return .failure(invalid) }
+      if let invalid = Self.invalidText(["name": name]) { return .failure(invalid) }
       column.name = name
       column.revision += 1
       return await write(.putColumn(column)).map { column }
@@ -268,7 +269,7 @@ public final class BoardService {
   public func createCard(_ new: NewCard) async -> Result<Card, BoardError> {
     await serially { [self] () async -> Result<Card, BoardError> in
       guard !new.title.isEmpty else { return .failure(.invalid("a card needs a title")) }
-      if let invalid = Self.unstorableText(
+      if let invalid = Self.invalidText(
         ["title": new.title, "notes": new.notes ?? ""], tags: new.tags ?? [])
       {
         return .failure(invalid)
@@ -296,7 +297,7 @@ public final class BoardService {
     await serially { [self] () async -> Result<Card, BoardError> in
       guard var card = store.cards[id] else { return .failure(.notFound) }
       guard card.entityTag == ifMatch else { return .failure(.preconditionFailed) }
-      if let invalid = Self.unstorableText(
+      if let invalid = Self.invalidText(
         ["title": change.title ?? "", "notes": change.notes ?? ""], tags: change.tags ?? [])
       {
         return .failure(invalid)
@@ -321,14 +322,32 @@ public final class BoardService {
     }
   }
 
-  /// Why text fields cannot be stored, if they cannot: a NUL character, which PostgreSQL's
-  /// `jsonb` refuses (and most clients would cut the text at).
-  private static func unstorableText(_ fields: [String: String], tags: [String] = [])
+  /// The most UTF-8 bytes a text field holds, by name; a tag holds `tag`'s.
+  ///
+  /// NB: a board is copied whole to every instance and client: a 1.9 MB title went to each.
+  nonisolated public static let textLimits = [
+    "name": 200, "title": 1_000, "notes": 100_000, "tag": 100,
+  ]
+  /// The most tags a card has.
+  nonisolated public static let tagLimit = 50
+
+  /// Why text fields cannot be taken, if they cannot: longer than ``textLimits``, more tags
+  /// than ``tagLimit``, or a NUL character, which PostgreSQL's `jsonb` refuses (and most
+  /// clients would cut the text at).
+  private static func invalidText(_ fields: [String: String], tags: [String] = [])
     -> BoardError?
   {
-    let named = fields.sorted { $0.key < $1.key } + tags.map { ("tags", $0) }
-    for (name, text) in named where text.unicodeScalars.contains("\u{0}") {
-      return .invalid("the \(name) holds a NUL character (\\u0000), which cannot be stored")
+    guard tags.count <= tagLimit else {
+      return .invalid("a card has at most \(tagLimit) tags, not \(tags.count)")
+    }
+    let named = fields.sorted { $0.key < $1.key } + tags.map { ("tag", $0) }
+    for (name, text) in named {
+      if let limit = textLimits[name], text.utf8.count > limit {
+        return .invalid("the \(name) is \(text.utf8.count) bytes long; the most is \(limit)")
+      }
+      if text.unicodeScalars.contains("\u{0}") {
+        return .invalid("the \(name) holds a NUL character (\\u0000), which cannot be stored")
+      }
     }
     return nil
   }

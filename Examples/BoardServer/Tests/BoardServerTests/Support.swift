@@ -15,9 +15,11 @@ final class ServerInstance {
   let service: BoardService
   let app: Application<RouterResponder<BasicRequestContext>>
 
-  init(_ database: BoardDatabase, pollInterval: Duration = .seconds(1)) async throws {
+  init(_ database: BoardDatabase, pollInterval: Duration = .seconds(1), token: String? = nil)
+    async throws
+  {
     service = try await BoardService.open(database, pollInterval: pollInterval, logger: quiet)
-    app = Application(router: makeBoardRouter(service), logger: quiet)
+    app = Application(router: makeBoardRouter(service, token: token), logger: quiet)
   }
 }
 
