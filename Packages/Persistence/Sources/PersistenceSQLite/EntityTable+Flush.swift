@@ -112,15 +112,6 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     upsertAssignments = quoted.map { "\($0) = excluded.\($0), " }.joined()
   }
 
-  /// The statement in `slot`, prepared by ``prepare(_:count:in:)`` at its first use.
-  private static func statement(
-    _ slot: inout Statement?, _ sql: @autoclosure () -> String, count: Int, in db: Database
-  ) throws -> Statement {
-    if let statement = slot { return statement }
-    let statement = try prepare(sql(), count: count, in: db)
-    slot = statement
-    return statement
-  }
   private var lastWriterWins: Bool { table.conflictPolicy == .lastWriterWins }
 
   // MARK: - Rows
@@ -154,11 +145,12 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       try logged(id, version: version + 1, deleted: true)
       return
     }
-    let statement = try Self.statement(
+    let statement = try Statements.statement(
       &deleteAtVersion, "DELETE FROM \(quoted) WHERE id = ? AND version = ?", count: 2, in: db)
+    let db = db
     let found = try run(statement, isDeletion: true, id: id, flush: &flush) { sqlite in
-      try bind(id, at: 1, of: statement, sqlite)
-      try check(sqlite3_bind_int64(sqlite, 2, base ?? -1), statement)
+      try Statements.bind(id, at: 1, of: statement, sqlite, in: db)
+      try Statements.check(sqlite3_bind_int64(sqlite, 2, base ?? -1), statement, in: db)
     }
     switch found {
     case .changed:
@@ -193,21 +185,23 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
       try overwrite(id, values: values, position: position, flush: &flush)
       return
     }
-    let (quoted, columns, placeholders, count) = (name, insertColumns, insertValues, count)
+    // NB: copies, captured by the bindings instead of the writer.
+    let (quoted, columns, placeholders, count, db) = (name, insertColumns, insertValues, count, db)
     guard let base else {
       // New to this process: a row there already was created by another one.
       let version = try firstVersion()
       let position = try position ?? nextAppendedPosition()
-      let insert = try Self.statement(
+      let insert = try Statements.statement(
         &insertAtVersion, "INSERT INTO \(quoted) (\(columns)) VALUES (\(placeholders))",
         count: count + 3, in: db)
       switch try run(
         insert, id: id, flush: &flush,
         bindings: { sqlite in
-          try bind(id, at: 1, of: insert, sqlite)
-          try bind(values, from: 2, of: insert, sqlite)
-          try check(sqlite3_bind_int64(sqlite, CInt(count + 2), version), insert)
-          try check(sqlite3_bind_double(sqlite, CInt(count + 3), position), insert)
+          try Statements.bind(id, at: 1, of: insert, sqlite, in: db)
+          try Statements.bind(values, from: 2, of: insert, sqlite, in: db)
+          try Statements.check(sqlite3_bind_int64(sqlite, CInt(count + 2), version), insert, in: db)
+          try Statements.check(
+            sqlite3_bind_double(sqlite, CInt(count + 3), position), insert, in: db)
         })
       {
       case .changed: try logged(id, version: version, deleted: false)
@@ -219,7 +213,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     }
     let assignments = assignments
     // NB: a NULL position keeps the row's.
-    let update = try Self.statement(
+    let update = try Statements.statement(
       &updateAtVersion,
       """
       UPDATE \(quoted) SET \(assignments)version = version + 1, \
@@ -229,12 +223,13 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     switch try run(
       update, id: id, flush: &flush,
       bindings: { sqlite in
-        try bind(values, from: 1, of: update, sqlite)
+        try Statements.bind(values, from: 1, of: update, sqlite, in: db)
         if let position {
-          try check(sqlite3_bind_double(sqlite, CInt(count + 1), position), update)
+          try Statements.check(
+            sqlite3_bind_double(sqlite, CInt(count + 1), position), update, in: db)
         }
-        try bind(id, at: CInt(count + 2), of: update, sqlite)
-        try check(sqlite3_bind_int64(sqlite, CInt(count + 3), base), update)
+        try Statements.bind(id, at: CInt(count + 2), of: update, sqlite, in: db)
+        try Statements.check(sqlite3_bind_int64(sqlite, CInt(count + 3), base), update, in: db)
       })
     {
     case .changed: try logged(id, version: base + 1, deleted: false)
@@ -373,43 +368,59 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   private mutating func logged(_ id: Entity.ID, version: Int64, deleted: Bool) throws {
     let sqlite = log.sqliteStatement
     _ = sqlite3_reset(sqlite)
-    try bind(id, at: 4, of: log, sqlite)
-    try check(sqlite3_bind_int64(sqlite, 5, version), log)
-    try check(sqlite3_bind_int(sqlite, 6, deleted ? 1 : 0), log)
+    try Statements.bind(id, at: 4, of: log, sqlite, in: db)
+    try Statements.check(sqlite3_bind_int64(sqlite, 5, version), log, in: db)
+    try Statements.check(sqlite3_bind_int(sqlite, 6, deleted ? 1 : 0), log, in: db)
     try log.execute()
     written.append(.init(key: id, version: version, isDeletion: deleted))
   }
+}
+
+/// Prepares a flush's statements once, binds each row's values in place, and throws what
+/// SQLite says when it cannot.
+///
+/// NB: not members of the generic `RowWriter`: a closure that bound through them captured the
+/// writer, which was copied through its value witnesses four times a row, and each call looked
+/// the writer's metadata up (about 1,900 instructions a row, in the flush's unspecialized code).
+private enum Statements {
+  /// The statement in `slot`, prepared by `prepare(_:count:in:)` at its first use.
+  static func statement(
+    _ slot: inout Statement?, _ sql: @autoclosure () -> String, count: Int, in db: Database
+  ) throws -> Statement {
+    if let statement = slot { return statement }
+    let statement = try prepare(sql(), count: count, in: db)
+    slot = statement
+    return statement
+  }
 
   /// The cached statement for `sql`, which takes `count` values, with its arguments checked
-  /// and marked bound: ``run(_:isDeletion:id:flush:bindings:)`` then binds each row's values in
-  /// place and runs it without arguments, which keeps them.
-  private static func prepare(_ sql: String, count: Int, in db: Database) throws -> Statement {
+  /// and marked bound: `RowWriter.run` then binds each row's values in place and runs it
+  /// without arguments, which keeps them.
+  static func prepare(_ sql: String, count: Int, in db: Database) throws -> Statement {
     let statement = try db.cachedStatement(sql: sql)
     try statement.setArguments(
       StatementArguments(Array(repeating: DatabaseValue.null, count: count)))
     return statement
   }
 
-  private func bind(
-    _ id: Entity.ID, at index: CInt, of statement: Statement, _ sqlite: SQLiteStatement
-  )
-    throws
-  {
-    try check(id.bind(to: sqlite, at: index), statement)
+  static func bind<ID: DatabaseValueConvertible>(
+    _ id: ID, at index: CInt, of statement: Statement, _ sqlite: SQLiteStatement, in db: Database
+  ) throws {
+    try check(id.bind(to: sqlite, at: index), statement, in: db)
   }
 
   /// Binds `values` to the parameters from `first` on.
-  private func bind(
+  static func bind(
     _ values: [DatabaseValue], from first: CInt, of statement: Statement,
-    _ sqlite: SQLiteStatement
+    _ sqlite: SQLiteStatement, in db: Database
   ) throws {
     for index in values.indices {
-      try check(values[index].bind(to: sqlite, at: first + CInt(index)), statement)
+      try check(values[index].bind(to: sqlite, at: first + CInt(index)), statement, in: db)
     }
   }
 
   /// Throws the error of a failed `sqlite3_bind_*` call.
-  private func check(_ code: CInt, _ statement: Statement) throws {
+  static func check(_ code: CInt, _ statement: Statement, in db: Database) throws {
     guard code != SQLITE_OK else { return }
     throw DatabaseError(
       resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
