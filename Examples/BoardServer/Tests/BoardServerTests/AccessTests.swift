@@ -46,9 +46,7 @@ import Testing
     try await withTemporaryDatabase { path in
       let server = try await ServerInstance(.sqlite(path: path))
       try await server.app.test(.router) { client in
-        let columnID = try #require(
-          try await client.send(.post, "/columns", json: #"{"name": "Todo"}"#, as: Column.self)
-            .body?.id)
+        let columnID = try await addColumn(named: "Todo", with: client)
         let json = #"{"columnID": "\#(columnID)", "title": "plain"}"#
         for contentType in [nil, "text/plain", "application/x-www-form-urlencoded"] {
           var headers: HTTPFields = [:]
@@ -102,9 +100,7 @@ import Testing
     try await withTemporaryDatabase { path in
       let server = try await ServerInstance(.sqlite(path: path))
       try await server.app.test(.router) { client in
-        let columnID = try #require(
-          try await client.send(.post, "/columns", json: #"{"name": "Todo"}"#, as: Column.self)
-            .body?.id)
+        let columnID = try await addColumn(named: "Todo", with: client)
         let created = try await client.send(
           .post, "/cards", json: #"{"columnID": "\#(columnID)", "title": "one"}"#, as: Card.self)
         let id = try #require(created.body?.id)
@@ -134,5 +130,14 @@ import Testing
       #expect(server.service.columns.map(\.name) == ["Doing"])
       try await server.service.shutdown()
     }
+  }
+
+  /// Adds a column; its id.
+  private func addColumn(named name: String, with client: some TestClientProtocol) async throws
+    -> String
+  {
+    try #require(
+      try await client.send(.post, "/columns", json: #"{"name": "\#(name)"}"#, as: Column.self)
+        .body?.id)
   }
 }
