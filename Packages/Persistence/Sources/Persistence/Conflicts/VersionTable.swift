@@ -117,11 +117,18 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
       // NB: room made at once: growing a dictionary rehashes every key, which in this
       // unspecialized generic code (the key type is the app's) cost more than the drain.
       state.queued.reserveCapacity(state.queued.count + keys.count)
-      for key in keys where state.queued[key] == nil {
-        state.queued[key] = .some(state.seen[key])
+      for key in keys {
+        // NB: two lookups, not three (is it queued, its version, queue it): each costs over a
+        // thousand instructions here. A key queued already keeps its version.
+        let seen = state.seen[key]
+        _ = Self.value(&state.queued[key, default: seen])
       }
     }
   }
+
+  /// Reads a value through `inout`: `Dictionary`'s `default:` subscript then inserts the
+  /// default of a missing key, hashing once.
+  private static func value(_ value: inout Int64?) -> Int64? { value }
 
   /// Forgets the local changes to `keys` without a flush (the app discarded them): another
   /// writer's changes to those rows are news again.
