@@ -13,15 +13,27 @@ package struct HTTPBoardServer: BoardServerAPI {
   private let timeout: TimeInterval
   /// The token the server wants, sent as `Authorization: Bearer`.
   private let token: String?
+  /// How this client names itself to the server (`X-Board-Client`), which records it with each
+  /// change it makes.
+  package let clientName: String
 
   /// - Parameters:
   ///   - baseURL: The server, as `http://host:port`.
   ///   - timeout: The longest a request waits for an answer, in seconds.
   ///   - token: The token the server wants, if it wants one.
-  package init(baseURL: URL, timeout: TimeInterval = 10, token: String? = nil) {
+  ///   - clientName: How this client names itself: `board user@host` by default (cut to the
+  ///     server's 64 bytes).
+  package init(
+    baseURL: URL, timeout: TimeInterval = 10, token: String? = nil,
+    clientName: String =
+      "board \(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName)"
+  ) {
     self.baseURL = baseURL
     self.timeout = timeout
     self.token = token
+    var name = clientName.filter { !$0.isNewline }
+    while name.utf8.count > 64 { name.removeLast() }
+    self.clientName = name
     let configuration = URLSessionConfiguration.ephemeral
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     session = URLSession(configuration: configuration)
@@ -116,6 +128,7 @@ package struct HTTPBoardServer: BoardServerAPI {
     request.timeoutInterval = timeout + extraTime
     request.setValue("application/json", forHTTPHeaderField: "Accept")
     if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    request.setValue(clientName, forHTTPHeaderField: "X-Board-Client")
     if let ifMatch { request.setValue(ifMatch, forHTTPHeaderField: "If-Match") }
     let data: Data
     let response: URLResponse

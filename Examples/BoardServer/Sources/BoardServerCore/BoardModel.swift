@@ -17,10 +17,14 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
   public let createdAt: Date
   public var updatedAt: Date
   public var revision: Int
+  /// The client that made the card's last change, as it names itself (`X-Board-Client`);
+  /// `nil` when it did not, or for a card changed before clients were recorded.
+  public var updatedBy: String?
 
   public init(
     id: String, columnID: String, title: String, notes: String = "", tags: [String] = [],
-    due: Date? = nil, createdAt: Date = Date(), updatedAt: Date? = nil, revision: Int = 1
+    due: Date? = nil, createdAt: Date = Date(), updatedAt: Date? = nil, revision: Int = 1,
+    updatedBy: String? = nil
   ) {
     self.id = id
     self.columnID = columnID
@@ -31,10 +35,11 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
     self.createdAt = createdAt
     self.updatedAt = updatedAt ?? createdAt
     self.revision = revision
+    self.updatedBy = updatedBy
   }
 
   private enum CodingKeys: String, CodingKey {
-    case id, columnID, title, notes, tags, due, createdAt, updatedAt, revision
+    case id, columnID, title, notes, tags, due, createdAt, updatedAt, revision, updatedBy
   }
 
   /// Rows written before notes, tags and times existed decode with empty ones.
@@ -49,6 +54,7 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
     createdAt = try container.decodeIfPresent(Date.self, forKey: .createdAt) ?? .distantPast
     updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
     revision = try container.decode(Int.self, forKey: .revision)
+    updatedBy = try container.decodeIfPresent(String.self, forKey: .updatedBy)
   }
 }
 
@@ -72,11 +78,14 @@ public struct Column: Codable, Identifiable, Equatable, Sendable {
   public let id: String
   public var name: String
   public var revision: Int
+  /// The client that made the column's last change, as ``Card/updatedBy``.
+  public var updatedBy: String?
 
-  public init(id: String, name: String, revision: Int = 1) {
+  public init(id: String, name: String, revision: Int = 1, updatedBy: String? = nil) {
     self.id = id
     self.name = name
     self.revision = revision
+    self.updatedBy = updatedBy
   }
 
   /// The column's strong `ETag`, as ``Card/entityTag``.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 public import Hummingbird
 
 /// The board's HTTP JSON API. Every card and column it shows carries its `tag`, the `ETag` a
@@ -14,6 +15,9 @@ public import Hummingbird
 /// - `GET /changes?after=TAG`: the board's tag once it differs from `TAG` (a long poll of up to
 ///   20 s), for a client to refetch when the board changed here or on another instance
 /// - `GET /health`: this instance's persistence and change feed.
+///
+/// A write records the client that made it, as an `X-Board-Client` header names it (1 to 64
+/// bytes, no control character; else 400), in the entity's `updatedBy`.
 ///
 /// A body is JSON (`Content-Type: application/json`, else 415), its texts within the limits
 /// ``BoardService`` sets. `If-Match: *` names whatever the entity's current tag is (412 when
@@ -34,7 +38,7 @@ public func makeBoardRouter(_ service: BoardService, token: String? = nil)
   }
   router.post("columns") { request, context in
     let body = try await decodeJSON(NewColumn.self, from: request, context: context)
-    switch await service.createColumn(body) {
+    switch await service.createColumn(body, by: try client(request)) {
     case .success(let column):
       return try json(ColumnResource(column: column), status: .created, tag: column.entityTag)
     case .failure(let error): throw httpError(error)
@@ -44,7 +48,9 @@ public func makeBoardRouter(_ service: BoardService, token: String? = nil)
     let id = try context.parameters.require("id")
     let tag = try await ifMatch(request) { await service.column(id)?.entityTag }
     let body = try await decodeJSON(ColumnChange.self, from: request, context: context)
-    switch await service.renameColumn(id: id, ifMatch: tag, to: body.name) {
+    switch await service.renameColumn(
+      id: id, ifMatch: tag, to: body.name, by: try client(request))
+    {
     case .success(let column):
       return try json(ColumnResource(column: column), tag: column.entityTag)
     case .failure(let error): return try await failure(error, column: id, service: service)
@@ -68,7 +74,7 @@ public func makeBoardRouter(_ service: BoardService, token: String? = nil)
   }
   router.post("cards") { request, context in
     let body = try await decodeJSON(NewCard.self, from: request, context: context)
-    switch await service.createCard(body) {
+    switch await service.createCard(body, by: try client(request)) {
     case .success(let card):
       return try json(CardResource(card: card), status: .created, tag: card.entityTag)
     case .failure(let error): throw httpError(error)
@@ -78,7 +84,7 @@ public func makeBoardRouter(_ service: BoardService, token: String? = nil)
     let id = try context.parameters.require("id")
     let tag = try await ifMatch(request) { await service.card(id)?.entityTag }
     let body = try await decodeJSON(CardChange.self, from: request, context: context)
-    switch await service.updateCard(id: id, ifMatch: tag, body) {
+    switch await service.updateCard(id: id, ifMatch: tag, body, by: try client(request)) {
     case .success(let card): return try json(CardResource(card: card), tag: card.entityTag)
     case .failure(let error): return try await failure(error, card: id, service: service)
     }
@@ -117,6 +123,21 @@ private func ifMatch(_ request: Request, current: () async -> String?) async thr
   }
   return value
 }
+
+/// The client a request names (`X-Board-Client`), if it names one.
+private func client(_ request: Request) throws -> String? {
+  guard let name = request.headers[boardClient] else { return nil }
+  guard (1...64).contains(name.utf8.count),
+    !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+  else {
+    throw HTTPError(
+      .badRequest, message: "X-Board-Client names a client in 1 to 64 bytes, no control character")
+  }
+  return name
+}
+
+/// The header a client names itself in.
+let boardClient = HTTPField.Name("X-Board-Client")!
 
 /// A request's JSON body as `Body`; 415 unless it says it is JSON.
 private func decodeJSON<Body: Decodable & Sendable>(

@@ -88,6 +88,11 @@ public final class BoardService {
             try await postgresColumns.addPositions(on: connection, logger: logger)
             try await postgresCards.addPositions(on: connection, logger: logger)
           },
+          // NB: `updatedBy`, optional: the rows stored keep NULL.
+          PostgresMigration("board-v4-updated-by") { connection in
+            try await postgresColumns.addColumns(on: connection, logger: logger)
+            try await postgresCards.addColumns(on: connection, logger: logger)
+          },
         ], logger: logger)
       let cursor = try await backend.feedCursor()
       let state = BoardState(
@@ -137,6 +142,10 @@ public final class BoardService {
           SQLiteMigration("board-v4-positions") { db in
             try sqliteColumns.addPositions(in: db)
             try sqliteCards.addPositions(in: db)
+          },
+          SQLiteMigration("board-v5-updated-by") { db in
+            try sqliteColumns.addColumns(in: db)
+            try sqliteCards.addColumns(in: db)
           },
         ])
       let state = BoardState(
@@ -222,7 +231,9 @@ public final class BoardService {
 
   /// Creates a column, under the id the client chose (it shows the column before the server
   /// answers) or a new one.
-  public func createColumn(_ new: NewColumn) async -> Result<Column, BoardError> {
+  public func createColumn(_ new: NewColumn, by client: String? = nil) async -> Result<
+    Column, BoardError
+  > {
     await serially { [self] () async -> Result<Column, BoardError> in
       guard !new.name.isEmpty else { return .failure(.invalid("a column needs a name")) }
       if let invalid = Self.invalidText(["name": new.name]) { return .failure(invalid) }
@@ -231,15 +242,15 @@ public final class BoardService {
       case .success(let chosen): id = chosen
       case .failure(let error): return .failure(error)
       }
-      let column = Column(id: id, name: new.name)
+      let column = Column(id: id, name: new.name, updatedBy: client)
       return await write(.putColumn(column)).map { column }
     }
   }
 
   /// Renames the column whose ``Column/entityTag`` is `ifMatch`.
-  public func renameColumn(id: String, ifMatch: String, to name: String) async -> Result<
-    Column, BoardError
-  > {
+  public func renameColumn(
+    id: String, ifMatch: String, to name: String, by client: String? = nil
+  ) async -> Result<Column, BoardError> {
     await serially { [self] () async -> Result<Column, BoardError> in
       guard var column = store.columns[id] else { return .failure(.notFound) }
       guard column.entityTag == ifMatch else { return .failure(.preconditionFailed) }
@@ -247,6 +258,7 @@ public final class BoardService {
       if let invalid = Self.invalidText(["name": name]) { return .failure(invalid) }
       column.name = name
       column.revision += 1
+      column.updatedBy = client
       return await write(.putColumn(column)).map { column }
     }
   }
@@ -266,7 +278,9 @@ public final class BoardService {
 
   /// Creates a card, under the id the client chose (it shows the card before the server
   /// answers) or a new one.
-  public func createCard(_ new: NewCard) async -> Result<Card, BoardError> {
+  public func createCard(_ new: NewCard, by client: String? = nil) async -> Result<
+    Card, BoardError
+  > {
     await serially { [self] () async -> Result<Card, BoardError> in
       guard !new.title.isEmpty else { return .failure(.invalid("a card needs a title")) }
       if let invalid = Self.invalidText(
@@ -284,7 +298,7 @@ public final class BoardService {
       }
       let card = Card(
         id: id, columnID: new.columnID, title: new.title, notes: new.notes ?? "",
-        tags: new.tags ?? [], due: new.due, createdAt: now())
+        tags: new.tags ?? [], due: new.due, createdAt: now(), updatedBy: client)
       return await write(.putCard(card)).map { card }
     }
   }
@@ -292,7 +306,7 @@ public final class BoardService {
   /// Changes the card whose ``Card/entityTag`` is `ifMatch`. A card moved to another column
   /// goes last there.
   public func updateCard(
-    id: String, ifMatch: String, _ change: CardChange
+    id: String, ifMatch: String, _ change: CardChange, by client: String? = nil
   ) async -> Result<Card, BoardError> {
     await serially { [self] () async -> Result<Card, BoardError> in
       guard var card = store.cards[id] else { return .failure(.notFound) }
@@ -318,6 +332,7 @@ public final class BoardService {
       if let due = change.due { card.due = due }
       card.updatedAt = now()
       card.revision += 1
+      card.updatedBy = client
       return await write(moves ? .moveCard(card) : .putCard(card)).map { card }
     }
   }

@@ -1,8 +1,12 @@
 import BoardServerCore
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+/// The header a client names itself in.
+private let boardClientHeader = HTTPField.Name("X-Board-Client")!
 
 /// What the API takes: from the clients that have its token, JSON bodies whose texts stay
 /// within the limits, and `If-Match: *` as RFC 9110 defines it.
@@ -129,6 +133,60 @@ import Testing
       #expect(server.service.cards.isEmpty)
       #expect(server.service.columns.map(\.name) == ["Doing"])
       try await server.service.shutdown()
+    }
+  }
+
+  @Test func eachWriteRecordsTheClientThatMadeIt() async throws {
+    try await withTemporaryDatabase { path in
+      let server = try await ServerInstance(.sqlite(path: path))
+      let (columnID, cardID) = try await server.app.test(.router) { client in
+        func write(
+          _ method: HTTPRequest.Method, _ uri: String, _ json: String, by name: String?,
+          ifMatch: String? = nil
+        ) async throws -> (HTTPResponse.Status, String?, String?) {
+          var headers: HTTPFields = [.contentType: "application/json"]
+          if let name { headers[boardClientHeader] = name }
+          if let ifMatch { headers[.ifMatch] = ifMatch }
+          let response = try await client.execute(
+            uri: uri, method: method, headers: headers, body: ByteBuffer(string: json))
+          let object =
+            try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+            as? [String: Any]
+          return (response.status, object?["id"] as? String, object?["updatedBy"] as? String)
+        }
+        let (created, columnID, columnBy) = try await write(
+          .post, "/columns", #"{"name": "Todo"}"#, by: "alice@laptop")
+        #expect(created == .created)
+        #expect(columnBy == "alice@laptop")
+        let (_, cardID, cardBy) = try await write(
+          .post, "/cards", #"{"columnID": "\#(columnID ?? "")", "title": "one"}"#,
+          by: "alice@laptop")
+        #expect(cardBy == "alice@laptop")
+        let (renamed, _, renamedBy) = try await write(
+          .put, "/cards/\(cardID ?? "")", #"{"title": "two"}"#, by: "bob", ifMatch: "*")
+        #expect(renamed == .ok)
+        #expect(renamedBy == "bob")
+        // A name too long: refused, nothing changed.
+        let (refused, _, _) = try await write(
+          .put, "/cards/\(cardID ?? "")", #"{"title": "three"}"#,
+          by: String(repeating: "n", count: 65), ifMatch: "*")
+        #expect(refused == .badRequest)
+        return (try #require(columnID), try #require(cardID))
+      }
+      #expect(server.service.card(cardID)?.title == "two")
+      #expect(server.service.column(columnID)?.updatedBy == "alice@laptop")
+      try await server.service.shutdown()
+      // Stored: a restart reads who made each last change.
+      let restarted = try await ServerInstance(.sqlite(path: path))
+      #expect(restarted.service.card(cardID)?.updatedBy == "bob")
+      #expect(restarted.service.column(columnID)?.updatedBy == "alice@laptop")
+      // A client that names no one leaves no name.
+      _ = try await restarted.app.test(.router) { client in
+        try await client.send(
+          .put, "/cards/\(cardID)", json: #"{"title": "four"}"#, ifMatch: "*", as: Nothing.self)
+      }
+      #expect(restarted.service.card(cardID)?.updatedBy == nil)
+      try await restarted.service.shutdown()
     }
   }
 
