@@ -40,6 +40,7 @@ let package = Package(
         .product(name: "EntityTracking", package: "EntityTracking"),
         .product(name: "Persistence", package: "Persistence"),
         .product(name: "PersistenceSQLite", package: "Persistence"),
+        .product(name: "PersistenceSync", package: "Persistence"),
         .product(name: "QueryCache", package: "QueryCache"),
         .product(name: "EntityQueries", package: "QueryCache"),
         .product(name: "FeatureKit", package: "FeatureKit"),

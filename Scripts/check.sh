@@ -40,7 +40,7 @@ done
 # One logging path: library code makes no logger of its own (a global, or a stored default) but
 # takes one as a parameter, whose default value may make one; every label it names follows
 # ReduxKit.<Module>[.<Type>].
-modules='ReduxCore|EntityTracking|Persistence|PersistenceSQLite|PersistencePostgres|QueryCache|FeatureKit|DevTools'
+modules='ReduxCore|EntityTracking|Persistence|PersistenceSQLite|PersistenceSync|PersistencePostgres|QueryCache|FeatureKit|DevTools'
 for file in "${sources[@]}"; do
   case "$file" in Packages/*/Sources/*|Sources/*) ;; *) continue ;; esac
   if grep -nE '\b(let|var)[[:space:]]+[[:alnum:]_]+([[:space:]]*:[[:space:]]*Logger)?[[:space:]]*=[[:space:]]*Logger\(' "$file" |

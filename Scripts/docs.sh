@@ -32,6 +32,7 @@ table=(
   "EntityTracking Packages/EntityTracking"
   "Persistence Packages/Persistence ReduxCore EntityTracking"
   "PersistenceSQLite Packages/Persistence ReduxCore EntityTracking Persistence"
+  "PersistenceSync Packages/Persistence ReduxCore EntityTracking Persistence PersistenceSQLite"
   "PersistencePostgres Packages/PersistencePostgres ReduxCore EntityTracking Persistence"
   "PersistencePostgresTesting Packages/PersistencePostgres"
   "QueryCache Packages/QueryCache ReduxCore"
@@ -40,7 +41,7 @@ table=(
   "FeatureKitTesting Packages/FeatureKit ReduxCore FeatureKit"
   "DevTools Packages/DevTools ReduxCore"
   "DevToolsServer Packages/DevToolsServer ReduxCore DevTools"
-  "ReduxKit . ReduxCore EntityTracking Persistence PersistenceSQLite QueryCache EntityQueries FeatureKit DevTools"
+  "ReduxKit . ReduxCore EntityTracking Persistence PersistenceSQLite PersistenceSync QueryCache EntityQueries FeatureKit DevTools"
   "TerminalIO ."
 )
 
@@ -48,7 +49,7 @@ table=(
 # return values) fail the run: every module. A module left out prints its findings without
 # failing, for a rewrite in progress.
 coverage_enforced=(
-  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite PersistencePostgres
+  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite PersistenceSync PersistencePostgres
   PersistencePostgresTesting QueryCache EntityQueries FeatureKit FeatureKitTesting DevTools DevToolsServer ReduxKit TerminalIO
 )
 

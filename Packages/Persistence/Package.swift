@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .library(name: "Persistence", targets: ["Persistence"]),
     .library(name: "PersistenceSQLite", targets: ["PersistenceSQLite"]),
+    .library(name: "PersistenceSync", targets: ["PersistenceSync"]),
   ],
   dependencies: [
     .package(path: "../ReduxCore"),
@@ -42,6 +43,14 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    .target(
+      name: "PersistenceSync",
+      dependencies: [
+        "Persistence", "PersistenceSQLite",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     // A test fixture, not a product: applies scripted changes and acknowledges each flush; the
     // crash-kill test SIGKILLs it.
     .executableTarget(
@@ -60,6 +69,14 @@ let package = Package(
       name: "PersistenceSQLiteTests",
       dependencies: [
         "PersistenceSQLite", "PersistenceCrashWriter",
+        .product(name: "ReduxCoreTesting", package: "ReduxCore"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .testTarget(
+      name: "PersistenceSyncTests",
+      dependencies: [
+        "PersistenceSync",
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]

@@ -1,4 +1,4 @@
-import GRDB
+package import GRDB
 
 /// The change log of a SQLite file: one row per entity row a flush wrote or deleted, in commit
 /// order, which the other processes on the file read (``SQLiteChangeFeed``).
@@ -9,11 +9,22 @@ import GRDB
 /// are taken in insertion order and become visible in commit order). Pruning keeps the last
 /// row, so the numbers never restart and stay contiguous: a reader whose next number is gone
 /// knows it lost its place.
-enum ChangeLog {
-  static let table = "reduxkit_change_log"
+///
+/// A reader that must see every record, however late (a sync's outbox: the local changes not
+/// sent yet), pins its place in ``pins``: pruning keeps every record after the lowest pin.
+package enum ChangeLog {
+  package static let table = "reduxkit_change_log"
+  /// Each pinning reader's place: the last record it has read.
+  package static let pins = "reduxkit_change_log_pins"
+
+  /// Creates the pins' table, if none was created before. Run from a migration.
+  package static func createPins(in db: Database) throws {
+    try db.execute(
+      sql: "CREATE TABLE IF NOT EXISTS \(pins) (reader TEXT PRIMARY KEY, seq INTEGER NOT NULL)")
+  }
 
   /// Creates the log, if no table created it before. Run from a migration.
-  static func create(in db: Database) throws {
+  package static func create(in db: Database) throws {
     try db.execute(
       sql: """
         CREATE TABLE IF NOT EXISTS \(table) (
@@ -43,13 +54,17 @@ enum ChangeLog {
     return statement
   }
 
-  /// Deletes the rows written before `cutoff`, but the last one (the numbering goes on from it).
+  /// Deletes the rows written before `cutoff`, but the last one (the numbering goes on from it)
+  /// and those after a reader's pin.
   ///
   /// - Complexity: O(*n*), the rows of the log.
   static func prune(in db: Database, before cutoff: Double) throws {
+    let pinned =
+      try db.tableExists(pins) ? "AND seq <= coalesce((SELECT min(seq) FROM \(pins)), seq)" : ""
     try db.execute(
       sql: """
         DELETE FROM \(table) WHERE written_at < ? AND seq < (SELECT max(seq) FROM \(table))
+          \(pinned)
         """, arguments: [cutoff])
   }
 

@@ -243,6 +243,16 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     }
   }
 
+  /// The entity stored under `id` now, `nil` when there is no such row.
+  ///
+  /// - Throws: ``SQLiteDatabaseError/undecodable(table:id:underlying:)``, or the database's
+  ///   failure.
+  package func entity(_ id: Entity.ID, in db: Database) throws -> Entity? {
+    try checkColumns(db)
+    let statement = try db.cachedStatement(sql: "SELECT * FROM \(quotedName) WHERE id = ?")
+    return try Row.fetchOne(statement, arguments: [id]).map { row throws in try decode(row) }
+  }
+
   /// Decodes a row's JSON (a conflict's current value, say).
   ///
   /// - Parameters:
@@ -260,7 +270,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   /// The entity's id from its text form (a conflict's): an integer or text id whose
   /// description is `text`.
-  func id(described text: String) -> Entity.ID? {
+  package func id(described text: String) -> Entity.ID? {
     for value in [Int64(text)?.databaseValue, text.databaseValue].compactMap({ $0 }) {
       if let id = Entity.ID.fromDatabaseValue(value), "\(id)" == text { return id }
     }

@@ -83,7 +83,7 @@ extension SQLiteDatabaseError: PersistenceConflictReporting {
 
 extension SQLiteDatabaseError {
   /// Classifies an error thrown by GRDB; errors already classified pass through.
-  init(_ error: any Error, path: String) {
+  package init(_ error: any Error, path: String) {
     switch error {
     case let error as SQLiteDatabaseError:
       self = error

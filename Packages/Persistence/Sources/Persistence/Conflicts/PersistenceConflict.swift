@@ -6,7 +6,7 @@
 /// chooses, with the backend's `resolve(_:keeping:)` (or `keepTheirs(_:in:)`), whose change
 /// stands. Every backend reports conflicts with this type and resolves them with the same
 /// choices (``ConflictResolution``), through one ``VersionBook``.
-public struct PersistenceConflict: Sendable, Equatable, CustomStringConvertible {
+public struct PersistenceConflict: Sendable, Equatable, Codable, CustomStringConvertible {
   /// The table's name.
   public let table: String
   /// The entity's id, as stored.
