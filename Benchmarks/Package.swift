@@ -51,6 +51,16 @@ let package = Package(
       ],
       path: "Benchmarks/PersistenceContenders"
     ),
+    // Not a package-benchmark suite: the outbox's cost on a flush, and reconnect → converged.
+    .executableTarget(
+      name: "SyncContenders",
+      dependencies: [
+        .product(name: "Persistence", package: "Persistence"),
+        .product(name: "PersistenceSQLite", package: "Persistence"),
+        .product(name: "PersistenceSync", package: "Persistence"),
+      ],
+      path: "Benchmarks/SyncContenders"
+    ),
     // Not a package-benchmark suite: two processes on one SQLite file, the second started by
     // the first; commit → delivery through the change feed, p50 and p99.
     .executableTarget(
