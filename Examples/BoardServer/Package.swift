@@ -56,7 +56,10 @@ let package = Package(
         .product(name: "PersistencePostgresTesting", package: "PersistencePostgres"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
-      ]
+        .product(name: "ReduxCore", package: "ReduxCore"),
+      ],
+      // NB: board files made by earlier releases, which tests copy and open.
+      exclude: ["Fixtures"]
     ),
   ],
   swiftLanguageModes: [.v6]
