@@ -33,6 +33,7 @@ table=(
   "Persistence Packages/Persistence ReduxCore EntityTracking"
   "PersistenceSQLite Packages/Persistence ReduxCore EntityTracking Persistence"
   "PersistenceSync Packages/Persistence ReduxCore EntityTracking Persistence PersistenceSQLite"
+  "PersistenceSyncTesting Packages/Persistence Persistence PersistenceSQLite PersistenceSync"
   "PersistencePostgres Packages/PersistencePostgres ReduxCore EntityTracking Persistence"
   "PersistencePostgresTesting Packages/PersistencePostgres"
   "QueryCache Packages/QueryCache ReduxCore"
@@ -49,7 +50,7 @@ table=(
 # return values) fail the run: every module. A module left out prints its findings without
 # failing, for a rewrite in progress.
 coverage_enforced=(
-  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite PersistenceSync PersistencePostgres
+  ReduxCore ReduxCoreTesting EntityTracking Persistence PersistenceSQLite PersistenceSync PersistenceSyncTesting PersistencePostgres
   PersistencePostgresTesting QueryCache EntityQueries FeatureKit FeatureKitTesting DevTools DevToolsServer ReduxKit TerminalIO
 )
 

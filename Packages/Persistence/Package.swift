@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "Persistence", targets: ["Persistence"]),
     .library(name: "PersistenceSQLite", targets: ["PersistenceSQLite"]),
     .library(name: "PersistenceSync", targets: ["PersistenceSync"]),
+    .library(name: "PersistenceSyncTesting", targets: ["PersistenceSyncTesting"]),
   ],
   dependencies: [
     .package(path: "../ReduxCore"),
@@ -51,6 +52,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    .target(name: "PersistenceSyncTesting", dependencies: ["Persistence", "PersistenceSync"]),
     // A test fixture, not a product: applies scripted changes and acknowledges each flush; the
     // crash-kill test SIGKILLs it.
     .executableTarget(
@@ -76,7 +78,7 @@ let package = Package(
     .testTarget(
       name: "PersistenceSyncTests",
       dependencies: [
-        "PersistenceSync",
+        "PersistenceSync", "PersistenceSyncTesting",
         .product(name: "ReduxCoreTesting", package: "ReduxCore"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]

@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import PersistenceSync
+import PersistenceSyncTesting
 import Testing
 
 @Suite("SyncReplica: an offline-first replica of a remote's tables")
@@ -166,5 +167,16 @@ struct SyncReplicaTests {
     #expect(try await reopened.logCount() == 1)
     #expect(try await reopened.replica.pendingChanges() == 1)
     #expect(try texts(await remote.rows(of: "notes")).count == 4)
+  }
+}
+
+@Suite("InMemorySyncRemote")
+struct InMemorySyncRemoteTests {
+  @Test("keeps SyncRemote's contract")
+  func keepsTheContract() async throws {
+    let contract = SyncRemoteContract(table: "notes") { id, n in
+      #"{"id":"\#(id)","text":"value \#(n)"}"#
+    }
+    try await contract.verify { InMemorySyncRemote() }
   }
 }
