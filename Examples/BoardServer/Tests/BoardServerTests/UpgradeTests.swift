@@ -11,11 +11,13 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 @MainActor
 struct UpgradeTests {
-  /// `Fixtures/board-before-updated-by.sqlite`: two columns and two cards, written through the
-  /// HTTP API of the board-server whose last SQLite migration was `board-v4-positions` (its
-  /// cards and columns have no `updatedBy` column).
+  /// `Fixtures/board-before-updated-by.sqlite3`: two columns and two cards, written through
+  /// board-server's HTTP API (at 82e8594), then `updatedBy` dropped and `board-v5-updated-by`
+  /// taken out of `grdb_migrations` with sqlite3: the file of a release whose last SQLite
+  /// migration was `board-v4-positions` (that release's `create` made the same columns, and
+  /// `addColumns` appended `updatedBy` last).
   static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/board-before-updated-by.sqlite")
+    .appendingPathComponent("Fixtures/board-before-updated-by.sqlite3")
 
   @Test func aFileMadeBeforeUpdatedByOpensAndRecordsTheNextClient() async throws {
     try await withTemporaryDatabase { path in
