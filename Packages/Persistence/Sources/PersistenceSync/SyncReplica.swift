@@ -210,6 +210,10 @@ public actor SyncReplica {
       } catch {
         throw .remote(error)
       }
+      // NB: a page whose cursor does not move would be asked for again and again.
+      guard page.rows.isEmpty || page.cursor != cursor else {
+        throw .malformedAnswer("a page of \(page.rows.count) changes ends where it began")
+      }
       if page.rows.isEmpty {
         if page.cursor != cursor {
           try await commit([SQLiteBatch { db in try SyncLedger.setPulled(page.cursor, in: db) }])

@@ -170,6 +170,34 @@ struct SyncReplicaTests {
   }
 }
 
+/// A remote whose pages never move on: the same change, the same cursor, every time.
+struct StuckRemote: SyncRemote {
+  func push(_ changes: [SyncChange], from replica: String) -> [SyncOutcome] {
+    changes.map { _ in .applied(version: 1) }
+  }
+
+  func pull(after cursor: String?, limit: Int) -> SyncPage {
+    SyncPage(
+      rows: [SyncedRow(table: "notes", id: "1", json: nil, version: 1, writer: "x")],
+      cursor: cursor ?? "")
+  }
+}
+
+@Suite("SyncReplica and a remote that misbehaves")
+struct MisbehavingRemoteTests {
+  @Test("a page that ends where it began is a malformed answer, not a loop")
+  func stuckPages() async throws {
+    let directory = try TemporaryDirectory()
+    let client = try SyncClient(directory.url, name: "a", remote: StuckRemote())
+    await #expect {
+      try await client.replica.pull()
+    } throws: { error in
+      guard case SyncError.malformedAnswer = error else { return false }
+      return true
+    }
+  }
+}
+
 @Suite("InMemorySyncRemote")
 struct InMemorySyncRemoteTests {
   @Test("keeps SyncRemote's contract")
