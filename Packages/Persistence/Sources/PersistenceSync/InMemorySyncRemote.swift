@@ -4,7 +4,8 @@ import Persistence
 /// reference a server's implementation is checked against.
 ///
 /// It can be made unreachable (every call throws ``Unreachable``) and can lose the reply of the
-/// next push after applying it, as a connection dropped between the commit and its answer.
+/// next push after applying it, as a connection dropped between the commit and its answer, and
+/// can forget its history, as a server that restarts or compacts its log.
 public actor InMemorySyncRemote: SyncRemote {
   /// The error of a call while the remote is unreachable, or of a reply it lost.
   public struct Unreachable: Error, Equatable {}
@@ -19,7 +20,13 @@ public actor InMemorySyncRemote: SyncRemote {
   /// Each row's last change, deletions included: a row made again after a deletion goes on
   /// above its version, and a replica's own last change is known as its own.
   private var lastChanges: [String: [String: (version: Int64, writer: String)]] = [:]
+  /// What a pull reads: the changes since the remote last forgot its history, preceded (once
+  /// it has) by one change per row it holds.
   private var log: [SyncedRow] = []
+  /// Every change applied, for the tests (`appliedChanges`).
+  private var history: [SyncedRow] = []
+  /// Names the log: a cursor of another epoch starts over.
+  private var epoch = 0
   private var outcomes: [String: SyncOutcome] = [:]
   private var reachable = true
   private var losesNextReply = false
@@ -48,7 +55,18 @@ public actor InMemorySyncRemote: SyncRemote {
   }
 
   /// The changes applied so far.
-  public var appliedChanges: [SyncedRow] { log }
+  public var appliedChanges: [SyncedRow] { history }
+
+  /// Forgets the changes applied so far, as a server that restarts or compacts its log: the
+  /// log becomes one change per row held, and a pull from an earlier cursor starts over.
+  public func forgetHistory() {
+    epoch += 1
+    log = tables.keys.sorted().flatMap { table in
+      tables[table, default: [:]].sorted { $0.key < $1.key }.map { id, row in
+        SyncedRow(table: table, id: id, json: row.json, version: row.version, writer: row.writer)
+      }
+    }
+  }
 
   /// Writes a row as another writer would (`json == nil` deletes it), whatever its version.
   public func write(_ json: String?, id: String, in table: String, by writer: String) {
@@ -91,9 +109,13 @@ public actor InMemorySyncRemote: SyncRemote {
 
   public func pull(after cursor: String?, limit: Int) throws -> SyncPage {
     guard reachable else { throw Unreachable() }
-    let start = cursor.flatMap(Int.init) ?? 0
+    let parts = cursor?.split(separator: ":").compactMap { Int($0) } ?? []
+    let known = parts.count == 2 && parts[0] == epoch && parts[1] <= log.count
+    let start = known ? parts[1] : 0
     let end = min(log.count, start + max(limit, 1))
-    return SyncPage(rows: Array(log[min(start, end)..<end]), cursor: String(end))
+    return SyncPage(
+      rows: Array(log[start..<end]), cursor: "\(epoch):\(end)",
+      startsOver: cursor != nil && !known)
   }
 
   /// Writes or deletes a row at its next version and logs it.
@@ -108,7 +130,9 @@ public actor InMemorySyncRemote: SyncRemote {
     } else {
       tables[table]?[id] = nil
     }
-    log.append(SyncedRow(table: table, id: id, json: json, version: version, writer: writer))
+    let row = SyncedRow(table: table, id: id, json: json, version: version, writer: writer)
+    log.append(row)
+    history.append(row)
     return json == nil ? nil : version
   }
 }

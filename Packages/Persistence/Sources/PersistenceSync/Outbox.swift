@@ -16,6 +16,8 @@ struct Outbox: Sendable {
   private var resolving: [Bool] = []
   /// The rows with a conflict waiting that were edited here, at their last record read.
   private var heldBack: [(table: String, id: String, seq: Int64)] = []
+  /// The remote changes a local change held back from a pull, by the offset of the change.
+  private var held: [Int: SyncedRow] = [:]
 
   /// Reads at most `limit` records after the pin.
   init(in db: Database, tables: [String: SyncedTable], replica: String, limit: Int) throws {
@@ -53,6 +55,9 @@ struct Outbox: Sendable {
       // NB: a row made and deleted here with no version known is sent too: its making may
       // have been applied by a push whose reply was lost (the remote deletes it then, as its
       // own), or never (the remote answers that both want it gone).
+      if let held = try SyncLedger.heldRow(row.table, row.id, in: db) {
+        self.held[changes.count] = held
+      }
       changes.append(
         SyncChange(
           key: "\(replica):\(row.seq)", table: row.table, id: row.id, json: json,
@@ -76,9 +81,37 @@ struct Outbox: Sendable {
     }
   }
 
-  /// Records what the remote did with each change, and moves the pin past the records read.
-  func record(_ outcomes: [SyncOutcome], in db: Database) throws {
+  /// The remote changes held back from pulls that are newer than the changes the outcomes say
+  /// were applied, and whether a held-back deletion of a version not known asks for a replay.
+  ///
+  /// NB: a change applied now is applied on the remote's latest row, so what a pull held back
+  /// is older. But a retried key is answered by its first outcome, and the remote may have
+  /// moved on since: a held-back change by another writer (or above the version applied) is
+  /// the remote's row now, which the pull's cursor has passed.
+  func overtaken(by outcomes: [SyncOutcome], replica: String) -> (
+    rows: [SyncedRow], needsReplay: Bool
+  ) {
+    var rows: [SyncedRow] = []
+    var needsReplay = false
+    for (offset, row) in held.sorted(by: { $0.key < $1.key }) {
+      guard case .applied(let version) = outcomes[offset] else { continue }
+      if row.version == .max {
+        needsReplay = true
+      } else if version.map({ row.version > $0 }) ?? (row.writer != replica) {
+        rows.append(row)
+      }
+    }
+    return (rows, needsReplay)
+  }
+
+  /// Records what the remote did with each change (and the remote rows found newer than the
+  /// changes applied, written in the same transaction), and moves the pin past the records
+  /// read.
+  func record(
+    _ outcomes: [SyncOutcome], overtaken: [SyncedRow], requestingReplay: Bool, in db: Database
+  ) throws {
     for (change, (outcome, resolves)) in zip(changes, zip(outcomes, resolving)) {
+      try SyncLedger.release(change.table, change.id, in: db)
       switch outcome {
       case .applied(let version):
         try SyncLedger.setVersion(version, change.table, change.id, in: db)
@@ -87,7 +120,27 @@ struct Outbox: Sendable {
         try SyncLedger.record(conflict, local: change.json, in: db)
       }
     }
+    for row in overtaken {
+      try SyncLedger.setVersion(row.json == nil ? nil : row.version, row.table, row.id, in: db)
+    }
+    if requestingReplay { try SyncLedger.requestReplay(in: db) }
     for row in heldBack { try SyncLedger.edited(row.table, row.id, at: row.seq, in: db) }
     try SyncLedger.setPushed(through, in: db)
+  }
+
+  /// The rows of `keys` edited here after the records this push read.
+  func editedSince(_ keys: Set<String>, tables: [String: SyncedTable], in db: Database) throws
+    -> Bool
+  {
+    let records = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT table_name, entity_id FROM \(ChangeLog.table) WHERE seq > ? AND origin <> ?
+        """, arguments: [through, SyncReplica.origin])
+    return records.contains { record in
+      let table: String = record[0]
+      guard let id = tables[table]?.id(record[1]) else { return false }
+      return keys.contains(PullPlan.key(table, id))
+    }
   }
 }

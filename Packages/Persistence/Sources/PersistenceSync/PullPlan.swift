@@ -16,6 +16,10 @@ struct PullPlan: Sendable {
   private(set) var writtenKeys = Set<String>()
   /// The remote's newest rows of the conflicts waiting.
   private var conflictUpdates: [SyncedRow] = []
+  /// The rows a local change holds back.
+  private var heldBack: [SyncedRow] = []
+  /// The rows the page holds (not deletions), by table and id: a replay confirms them.
+  private var held: [(table: String, id: String)] = []
 
   init(_ page: SyncPage, tables: [String: SyncedTable], in db: Database) throws {
     var latest: [SyncedRow] = []
@@ -32,6 +36,7 @@ struct PullPlan: Sendable {
     let pending = try Self.pendingRows(tables: tables, in: db)
     let conflicted = Set(
       try SyncLedger.conflicts(in: db).map { Self.key($0.conflict.table, $0.conflict.id) })
+    held = latest.filter { $0.json != nil }.map { ($0.table, $0.id) }
     for row in latest {
       let key = Self.key(row.table, row.id)
       if let known = try SyncLedger.version(row.table, row.id, in: db), known >= row.version {
@@ -39,7 +44,9 @@ struct PullPlan: Sendable {
       }
       if conflicted.contains(key) {
         conflictUpdates.append(row)
-      } else if !pending.contains(key) {
+      } else if pending.contains(key) {
+        heldBack.append(row)
+      } else {
         writes[row.table, default: []].append(row)
         writtenKeys.insert(key)
       }
@@ -57,14 +64,18 @@ struct PullPlan: Sendable {
     return rows
   }
 
-  /// Records the versions written (but of the rows `refused`), the conflicts' newest rows, and
-  /// the cursor after the page.
+  /// Records the versions written (but of the rows `refused`), the conflicts' newest rows, the
+  /// rows a replay brought, and the cursor after the page.
   func record(cursor: String, skipping refused: Set<String>, in db: Database) throws {
+    if try SyncLedger.isReplaying(in: db) {
+      for row in held { try SyncLedger.confirm(row.table, row.id, in: db) }
+    }
     for (table, rows) in writes {
       for row in rows where !refused.contains(Self.key(table, row.id)) {
         try SyncLedger.setVersion(row.json == nil ? nil : row.version, table, row.id, in: db)
       }
     }
+    for row in heldBack { try SyncLedger.hold(row, in: db) }
     for row in conflictUpdates {
       try SyncLedger.update(
         row.table, row.id, current: row.json == nil ? nil : row.version, json: row.json, in: db)

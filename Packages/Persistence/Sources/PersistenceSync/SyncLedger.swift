@@ -10,6 +10,8 @@ enum SyncLedger {
   static let state = "reduxkit_sync_state"
   static let versions = "reduxkit_sync_versions"
   static let conflicts = "reduxkit_sync_conflicts"
+  static let unconfirmed = "reduxkit_sync_unconfirmed"
+  static let held = "reduxkit_sync_held"
 
   /// Creates the bookkeeping, with a new name for the replica; the outbox starts at the change
   /// log's first record.
@@ -93,5 +95,94 @@ enum SyncLedger {
         sql: "DELETE FROM \(versions) WHERE table_name = ? AND entity_id = ?",
         arguments: [table, id])
     }
+  }
+
+  /// Adds the bookkeeping later releases need to a file made by an earlier one.
+  ///
+  /// NB: not a migration step: files whose bookkeeping an earlier release made have run
+  /// ``SyncReplica/migration`` already.
+  static func upgrade(in db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE IF NOT EXISTS \(unconfirmed) (
+          table_name TEXT NOT NULL, entity_id TEXT NOT NULL,
+          PRIMARY KEY (table_name, entity_id)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS \(held) (
+          table_name TEXT NOT NULL, entity_id TEXT NOT NULL,
+          version INTEGER, -- NULL: a deletion a replay found, at a version not known
+          json TEXT, writer TEXT NOT NULL,
+          PRIMARY KEY (table_name, entity_id)) WITHOUT ROWID;
+        """)
+  }
+
+  // MARK: - Remote rows a local change held back
+
+  /// Keeps the newest remote change to a row a local change held back: if the push of the
+  /// local change is answered by an earlier outcome (a retried key), the remote is ahead.
+  static func hold(_ row: SyncedRow, in db: Database) throws {
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO \(held) VALUES (?, ?, ?, ?, ?)",
+      arguments: [row.table, row.id, row.version == .max ? nil : row.version, row.json, row.writer])
+  }
+
+  /// The remote change held back for a row, if any.
+  static func heldRow(_ table: String, _ id: String, in db: Database) throws -> SyncedRow? {
+    try Row.fetchOne(
+      db, sql: "SELECT version, json, writer FROM \(held) WHERE table_name = ? AND entity_id = ?",
+      arguments: [table, id]
+    ).map {
+      SyncedRow(
+        table: table, id: id, json: $0[1], version: $0[0] ?? .max, writer: $0[2])
+    }
+  }
+
+  static func release(_ table: String, _ id: String, in db: Database) throws {
+    try db.execute(
+      sql: "DELETE FROM \(held) WHERE table_name = ? AND entity_id = ?", arguments: [table, id])
+  }
+
+  /// Asks the next pull to read the remote from its start, as a replay.
+  static func requestReplay(in db: Database) throws {
+    try startReplay(in: db)
+    try db.execute(sql: "DELETE FROM \(state) WHERE name = 'pulled'")
+  }
+
+  // MARK: - A replay (a remote that starts over)
+
+  /// Starts a replay: every row the replica has from the remote is unconfirmed until the
+  /// replay brings it.
+  static func startReplay(in db: Database) throws {
+    try db.execute(
+      sql: """
+        DELETE FROM \(unconfirmed);
+        INSERT INTO \(unconfirmed) SELECT table_name, entity_id FROM \(versions);
+        INSERT OR REPLACE INTO \(state) VALUES ('replaying', '1');
+        """)
+  }
+
+  static func isReplaying(in db: Database) throws -> Bool {
+    try Bool.fetchOne(db, sql: "SELECT 1 FROM \(state) WHERE name = 'replaying'") ?? false
+  }
+
+  /// Notes that the replay brought a row.
+  static func confirm(_ table: String, _ id: String, in db: Database) throws {
+    try db.execute(
+      sql: "DELETE FROM \(unconfirmed) WHERE table_name = ? AND entity_id = ?",
+      arguments: [table, id])
+  }
+
+  /// The rows the replay has not brought: the remote deleted them.
+  static func unconfirmedRows(in db: Database) throws -> [(table: String, id: String)] {
+    try Row.fetchAll(db, sql: "SELECT table_name, entity_id FROM \(unconfirmed)").map {
+      (table: $0[0], id: $0[1])
+    }
+  }
+
+  static func endReplay(in db: Database) throws {
+    try db.execute(
+      sql: """
+        DELETE FROM \(unconfirmed);
+        DELETE FROM \(state) WHERE name = 'replaying';
+        """)
   }
 }

@@ -17,6 +17,10 @@ public import Persistence
 /// - **Pull** returns every change after a cursor, in the order applied, with a cursor to ask
 ///   from next: no change is skipped, and a change the replica pushed comes back too (the
 ///   replica knows it by its version).
+/// - **Or starts over**: a remote that no longer has the changes after a cursor (it forgot its
+///   history, restarted, or is another server) answers from its start instead, its first page
+///   marked ``SyncPage/startsOver``, and then every row it holds. The replica deletes the rows
+///   it had from the remote that the replay did not bring (the deletions it missed).
 /// - A thrown error means the remote could not answer (unreachable, failed): the replica
 ///   records nothing and tries again later. A push that was applied and whose reply was lost
 ///   is retried with the same keys.
@@ -99,10 +103,15 @@ public struct SyncPage: Sendable, Equatable, Codable {
   public let rows: [SyncedRow]
   /// Where the next pull starts.
   public let cursor: String
+  /// Whether the remote answers from its start: it does not know the cursor it was asked
+  /// from. The pages up to the one that is empty hold every row the remote has; a row the
+  /// replica had from the remote and the replay does not bring was deleted.
+  public let startsOver: Bool
 
   /// Creates a page (a remote does).
-  public init(rows: [SyncedRow], cursor: String) {
+  public init(rows: [SyncedRow], cursor: String, startsOver: Bool = false) {
     self.rows = rows
     self.cursor = cursor
+    self.startsOver = startsOver
   }
 }

@@ -33,7 +33,8 @@ public import PersistenceSQLite
 ///   name in the change log (``origin``): the app's change feed delivers them as
 ///   `RemoteChanges` (so query invalidation follows them as it follows local ones), and they
 ///   are never pushed. A row with a local change not pushed yet, or a conflict waiting, keeps
-///   its local value: the push reports the conflict.
+///   its local value: the push reports the conflict. A remote that starts over (it forgot the
+///   cursor) replays its rows; those the replica had and the replay lacks are deleted.
 public actor SyncReplica {
   /// The replica's name in the file's change log.
   public static let origin = "reduxkit-sync"
@@ -68,6 +69,7 @@ public actor SyncReplica {
     do {
       database = try SQLiteDatabase(
         path: path, migrations: migrations, verifiesIntegrity: false, instance: Self.origin)
+      try database.writer.write { db in try SyncLedger.upgrade(in: db) }
       replica = try database.writer.read { db in try SyncLedger.replica(in: db) }
     } catch {
       throw .database(SQLiteDatabaseError(error, path: path))
@@ -181,15 +183,55 @@ public actor SyncReplica {
           case .conflict(let conflict): report.conflicts.append(conflict)
           }
         }
-        try await commit([
-          SQLiteBatch { db in try outbox.record(outcomes, in: db) }
-        ])
+        try await record(outcomes, of: outbox)
       } else if outbox.through > outbox.pushed {
         try await commit([
           SQLiteBatch { db in try SyncLedger.setPushed(outbox.through, in: db) }
         ])
       }
       if outbox.isComplete { return report }
+    }
+  }
+
+  /// Records a push's outcomes, and writes the remote rows found newer than the changes
+  /// applied (but over a local edit made since the push was read).
+  private func record(_ outcomes: [SyncOutcome], of outbox: Outbox) async throws(SyncError) {
+    let tables = tables
+    let found = outbox.overtaken(by: outcomes, replica: replica)
+    var overtaken = found.rows
+    while true {
+      let rows = overtaken
+      var batches: [SQLiteBatch] = []
+      if !rows.isEmpty {
+        let keys = Set(rows.map { PullPlan.key($0.table, $0.id) })
+        batches.append(
+          SQLiteBatch { db in
+            if try outbox.editedSince(keys, tables: tables, in: db) { throw PullPlan.Raced() }
+          })
+        for (table, taken) in Dictionary(grouping: rows, by: \.table) {
+          guard let synced = tables[table] else { continue }
+          let (batch, refused) = synced.write(taken.map { ($0.id, $0.json) })
+          for (id, error) in refused {
+            logger.error(
+              "sync: a remote row cannot be stored here; skipped",
+              metadata: ["table": "\(table)", "id": "\(id)", "error": "\(error)"])
+          }
+          batches.append(batch)
+        }
+      }
+      batches.append(
+        SQLiteBatch { db in
+          try outbox.record(outcomes, overtaken: rows, requestingReplay: found.needsReplay, in: db)
+        })
+      do {
+        try await database.commit(batches)
+        return
+      } catch is PullPlan.Raced {
+        // NB: edited since: the edit's push will meet the remote's row as a conflict.
+        overtaken = []
+      } catch {
+        throw .database(SQLiteDatabaseError(error, path: database.path))
+      }
     }
   }
 
@@ -214,7 +256,15 @@ public actor SyncReplica {
       guard page.rows.isEmpty || page.cursor != cursor else {
         throw .malformedAnswer("a page of \(page.rows.count) changes ends where it began")
       }
+      // NB: a pull from the start is a replay too: the replica may know rows from its pushes
+      // whose deletion the remote no longer lists.
+      if page.startsOver || cursor == nil {
+        try await commit([SQLiteBatch { db in try SyncLedger.startReplay(in: db) }])
+      }
       if page.rows.isEmpty {
+        if try await read({ db in try SyncLedger.isReplaying(in: db) }) {
+          return written + (try await endReplay(at: page.cursor))
+        }
         if page.cursor != cursor {
           try await commit([SQLiteBatch { db in try SyncLedger.setPulled(page.cursor, in: db) }])
         }
@@ -224,8 +274,22 @@ public actor SyncReplica {
     }
   }
 
+  /// Ends a replay: the rows the replica had from the remote that it did not bring were
+  /// deleted there, and are deleted here as a pulled deletion is (a row with a local change or
+  /// a conflict waiting keeps it).
+  private func endReplay(at cursor: String) async throws(SyncError) -> Int {
+    let missing = try await read { db in try SyncLedger.unconfirmedRows(in: db) }
+    // NB: above every version: the replica knows none of these deletions.
+    let deletions = missing.map {
+      SyncedRow(table: $0.table, id: $0.id, json: nil, version: .max, writer: "")
+    }
+    return try await write(SyncPage(rows: deletions, cursor: cursor), endingReplay: true)
+  }
+
   /// Writes one page: each row's last change in it, but those a local change holds back.
-  private func write(_ page: SyncPage) async throws(SyncError) -> Int {
+  private func write(_ page: SyncPage, endingReplay: Bool = false) async throws(SyncError)
+    -> Int
+  {
     var refusedIDs = Set<String>()
     while true {
       let tables = tables
@@ -254,7 +318,10 @@ public actor SyncReplica {
       }
       let refusedNow = refusedIDs
       batches.append(
-        SQLiteBatch { db in try plan.record(cursor: page.cursor, skipping: refusedNow, in: db) })
+        SQLiteBatch { db in
+          try plan.record(cursor: page.cursor, skipping: refusedNow, in: db)
+          if endingReplay { try SyncLedger.endReplay(in: db) }
+        })
       do {
         try await database.commit(batches)
         return written

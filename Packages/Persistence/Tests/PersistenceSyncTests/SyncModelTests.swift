@@ -4,10 +4,10 @@ import PersistenceSync
 import ReduxCoreTesting
 import Testing
 
-/// Random edits, cut links and lost replies on three clients of one in-process remote, checked
-/// against what each app acknowledged: at the end every replica equals the remote, and every
-/// edit an app acknowledged is in the remote's history, superseded by the same app's later edit,
-/// or was reported to that app as a conflict.
+/// Random edits, cut links, lost replies and a remote that forgets its history, on three clients
+/// of one in-process remote, checked against what each app acknowledged: at the end every
+/// replica equals the remote, and every edit an app acknowledged is in the remote's history,
+/// superseded by the same app's later edit, or was reported to that app as a conflict.
 @Suite("SyncReplica against a model")
 struct SyncModelTests {
   /// An edit an app's write acknowledged: a note's new text, or its deletion (`nil`).
@@ -50,7 +50,7 @@ struct SyncModelTests {
 
     for _ in 0..<160 {
       let c = random.next(below: clients.count)
-      switch random.next(below: 12) {
+      switch random.next(below: 13) {
       case 0..<6:
         let present = try await clients[c].notes().keys.sorted()
         let edit: Edit
@@ -69,6 +69,8 @@ struct SyncModelTests {
         clients[c].link.set(up: random.next(below: 2) == 0)
       case 7:
         await remote.loseNextReply()
+      case 8:
+        await remote.forgetHistory()
       default:
         _ = try await sync(c)
         _ = try await resolve(c, all: false)

@@ -207,4 +207,56 @@ struct InMemorySyncRemoteTests {
     }
     try await contract.verify { InMemorySyncRemote() }
   }
+
+  @Test("a remote that forgot its history replays its rows: the deletions missed are made here")
+  func replay() async throws {
+    let directory = try TemporaryDirectory()
+    let remote = InMemorySyncRemote()
+    let a = try SyncClient(directory.url, name: "a", remote: remote)
+    for id in ["1", "2", "3", "4"] { try await a.write(id, "note \(id)") }
+    try await a.replica.sync()
+    // While `a` is away, another writer deletes 1 and edits 2; `a` edits 3 (not sent yet).
+    await remote.write(nil, id: "1", in: "notes", by: "other")
+    await remote.write(#"{"id":"2","text":"two, elsewhere"}"#, id: "2", in: "notes", by: "other")
+    await remote.write(nil, id: "3", in: "notes", by: "other")
+    try await a.write("3", "three, edited here")
+    await remote.forgetHistory()
+
+    #expect(try await a.replica.pull() >= 1)
+    // 1 is gone (the replay lacked it), 2 is the remote's, 3 keeps the edit waiting to be sent.
+    #expect(
+      try await a.notes() == ["2": "two, elsewhere", "3": "three, edited here", "4": "note 4"])
+    let report = try await a.replica.sync()
+    #expect(report.conflicts.map(\.id) == ["3"])
+    #expect(report.conflicts.first?.currentVersion == nil)
+
+    // The replay over, the next pull reads on from its end: nothing more.
+    await remote.write(#"{"id":"5","text":"five"}"#, id: "5", in: "notes", by: "other")
+    #expect(try await a.replica.pull() == 1)
+    #expect(try await a.notes().keys.sorted() == ["2", "3", "4", "5"])
+  }
+
+  @Test("a retried push answered by its first outcome does not hide a change made since")
+  func retriedKeyAfterAnotherWrite() async throws {
+    let directory = try TemporaryDirectory()
+    let remote = InMemorySyncRemote()
+    let a = try SyncClient(directory.url, name: "a", remote: remote)
+    try await a.write("1", "one")
+    await remote.loseNextReply()
+    await #expect(throws: SyncError.self) { try await a.replica.push() }
+    // Applied, unanswered; then another writer edits the row, and `a` pulls that edit while
+    // its own change still waits (held back), then retries the push: the remote answers the
+    // first outcome, version 1, but holds version 2.
+    await remote.write(#"{"id":"1","text":"one, elsewhere"}"#, id: "1", in: "notes", by: "b")
+    #expect(try await a.replica.pull() == 0)
+    #expect(try await a.notes() == ["1": "one"])
+    let report = try await a.replica.push()
+    #expect(report.conflicts.isEmpty)
+    #expect(try await a.notes() == ["1": "one, elsewhere"])
+    #expect(try await a.replica.pendingChanges() == 0)
+    // The row's version is the remote's: the next edit applies without a conflict.
+    try await a.write("1", "one, edited after")
+    #expect(try await a.replica.sync().conflicts.isEmpty)
+    #expect(try texts(await remote.rows(of: "notes")) == ["1": "one, edited after"])
+  }
 }
