@@ -30,6 +30,7 @@ let package = Package(
         .product(name: "EntityTracking", package: "EntityTracking"),
         .product(name: "Persistence", package: "Persistence"),
         .product(name: "PersistenceSQLite", package: "Persistence"),
+        .product(name: "PersistenceSync", package: "Persistence"),
         .product(name: "PersistencePostgres", package: "PersistencePostgres"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -57,6 +58,8 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ReduxCore", package: "ReduxCore"),
+        .product(name: "PersistenceSync", package: "Persistence"),
+        .product(name: "PersistenceSyncTesting", package: "Persistence"),
       ],
       // NB: board files made by earlier releases, which tests copy and open.
       exclude: ["Fixtures"]

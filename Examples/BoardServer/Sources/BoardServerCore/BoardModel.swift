@@ -20,11 +20,14 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
   /// The client that made the card's last change, as it names itself (`X-Board-Client`);
   /// `nil` when it did not, or for a card changed before clients were recorded.
   public var updatedBy: String?
+  /// The key of the sync change (`POST /sync/push`) that made this revision, `nil` when
+  /// another write did: a push retried with that key is answered, not applied again.
+  public var syncKey: String?
 
   public init(
     id: String, columnID: String, title: String, notes: String = "", tags: [String] = [],
     due: Date? = nil, createdAt: Date = Date(), updatedAt: Date? = nil, revision: Int = 1,
-    updatedBy: String? = nil
+    updatedBy: String? = nil, syncKey: String? = nil
   ) {
     self.id = id
     self.columnID = columnID
@@ -36,10 +39,11 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
     self.updatedAt = updatedAt ?? createdAt
     self.revision = revision
     self.updatedBy = updatedBy
+    self.syncKey = syncKey
   }
 
   private enum CodingKeys: String, CodingKey {
-    case id, columnID, title, notes, tags, due, createdAt, updatedAt, revision, updatedBy
+    case id, columnID, title, notes, tags, due, createdAt, updatedAt, revision, updatedBy, syncKey
   }
 
   /// Rows written before notes, tags and times existed decode with empty ones.
@@ -55,6 +59,7 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
     updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
     revision = try container.decode(Int.self, forKey: .revision)
     updatedBy = try container.decodeIfPresent(String.self, forKey: .updatedBy)
+    syncKey = try container.decodeIfPresent(String.self, forKey: .syncKey)
   }
 }
 
@@ -80,12 +85,17 @@ public struct Column: Codable, Identifiable, Equatable, Sendable {
   public var revision: Int
   /// The client that made the column's last change, as ``Card/updatedBy``.
   public var updatedBy: String?
+  /// The key of the sync change that made this revision, as ``Card/syncKey``.
+  public var syncKey: String?
 
-  public init(id: String, name: String, revision: Int = 1, updatedBy: String? = nil) {
+  public init(
+    id: String, name: String, revision: Int = 1, updatedBy: String? = nil, syncKey: String? = nil
+  ) {
     self.id = id
     self.name = name
     self.revision = revision
     self.updatedBy = updatedBy
+    self.syncKey = syncKey
   }
 
   /// The column's strong `ETag`, as ``Card/entityTag``.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 public import Hummingbird
+import PersistenceSync
 
 /// The board's HTTP JSON API. Every card and column it shows carries its `tag`, the `ETag` a
 /// write names.
@@ -15,6 +16,10 @@ public import Hummingbird
 /// - `GET /changes?after=TAG`: the board's tag once it differs from `TAG` (a long poll of up to
 ///   20 s), for a client to refetch when the board changed here or on another instance
 /// - `GET /health`: this instance's persistence and change feed.
+/// - `POST /sync/push {"replica", "changes": [SyncChange]}` → `[SyncOutcome]`, and
+///   `GET /sync/pull?after=CURSOR&limit=N` → `SyncPage`: the board as a `SyncRemote` keeps it
+///   (PersistenceSync's contract), for an offline-first client; 503 while a change waits to be
+///   written (try again).
 ///
 /// A write records the client that made it, as an `X-Board-Client` header names it (1 to 64
 /// bytes, no control character; else 400), in the entity's `updatedBy`.
@@ -97,7 +102,28 @@ public func makeBoardRouter(_ service: BoardService, token: String? = nil)
     case .failure(let error): return try await failure(error, card: id, service: service)
     }
   }
+  router.post("sync/push") { request, context in
+    let body = try await decodeJSON(SyncPush.self, from: request, context: context)
+    switch await service.syncPush(body.changes, from: body.replica) {
+    case .success(let outcomes): return try json(outcomes)
+    case .failure(let error): throw httpError(error)
+    }
+  }
+  router.get("sync/pull") { request, _ in
+    let after = request.uri.queryParameters.get("after")
+    let limit = request.uri.queryParameters.get("limit").flatMap { Int($0) } ?? 500
+    switch await service.syncPull(after: after, limit: limit) {
+    case .success(let page): return try json(page)
+    case .failure(let error): throw httpError(error)
+    }
+  }
   return router
+}
+
+/// What `POST /sync/push` carries: a replica's changes, as `SyncRemote.push` sends them.
+struct SyncPush: Decodable {
+  let replica: String
+  let changes: [SyncChange]
 }
 
 /// What `GET /changes` answers.

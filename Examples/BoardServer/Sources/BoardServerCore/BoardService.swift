@@ -50,10 +50,12 @@ public final class BoardService {
   let persistence: PersistenceMiddleware<BoardState>
   let postgres: PostgresBackend?
   private let close: () async throws -> Void
-  private let logger: Logger
+  let logger: Logger
   private var lastWrite: Task<Void, Never>?
+  /// The order the board changed in here, for `GET /sync/pull`.
+  var journal: SyncJournal
   private let changeSignal = ChangeSignal()
-  private let now: @Sendable () -> Date = { Date() }
+  let now: @Sendable () -> Date = { Date() }
 
   nonisolated static let postgresColumns = PostgresTable<Column>("columns")
   nonisolated static let postgresCards = PostgresTable<Card>("cards")
@@ -90,6 +92,11 @@ public final class BoardService {
           },
           // NB: `updatedBy`, optional: the rows stored keep NULL.
           PostgresMigration("board-v4-updated-by") { connection in
+            try await postgresColumns.addColumns(on: connection, logger: logger)
+            try await postgresCards.addColumns(on: connection, logger: logger)
+          },
+          // NB: `syncKey`, optional: the rows stored keep NULL.
+          PostgresMigration("board-v5-sync-key") { connection in
             try await postgresColumns.addColumns(on: connection, logger: logger)
             try await postgresCards.addColumns(on: connection, logger: logger)
           },
@@ -147,6 +154,10 @@ public final class BoardService {
             try sqliteColumns.addColumns(in: db)
             try sqliteCards.addColumns(in: db)
           },
+          SQLiteMigration("board-v6-sync-key") { db in
+            try sqliteColumns.addColumns(in: db)
+            try sqliteCards.addColumns(in: db)
+          },
         ])
       let state = BoardState(
         columns: try await backend.load(sqliteColumns), cards: try await backend.load(sqliteCards))
@@ -172,6 +183,7 @@ public final class BoardService {
     close: @escaping () async throws -> Void
   ) {
     self.store = store
+    journal = SyncJournal(columns: store.columns.map(\.id), cards: store.cards.map(\.id))
     self.instance = instance
     self.persistence = persistence
     self.postgres = postgres
@@ -259,6 +271,7 @@ public final class BoardService {
       column.name = name
       column.revision += 1
       column.updatedBy = client
+      column.syncKey = nil
       return await write(.putColumn(column)).map { column }
     }
   }
@@ -333,6 +346,7 @@ public final class BoardService {
       card.updatedAt = now()
       card.revision += 1
       card.updatedBy = client
+      card.syncKey = nil
       return await write(moves ? .moveCard(card) : .putCard(card)).map { card }
     }
   }
@@ -349,7 +363,7 @@ public final class BoardService {
   /// Why text fields cannot be taken, if they cannot: longer than ``textLimits``, more tags
   /// than ``tagLimit``, or a NUL character, which PostgreSQL's `jsonb` refuses (and most
   /// clients would cut the text at).
-  private static func invalidText(_ fields: [String: String], tags: [String] = [])
+  static func invalidText(_ fields: [String: String], tags: [String] = [])
     -> BoardError?
   {
     guard tags.count <= tagLimit else {
@@ -368,7 +382,7 @@ public final class BoardService {
   }
 
   /// The id a client chose for a new entity, checked, or a new one.
-  private func newID(_ chosen: String?, taken: Bool) -> Result<String, BoardError> {
+  func newID(_ chosen: String?, taken: Bool) -> Result<String, BoardError> {
     guard let chosen else { return .success(UUID().uuidString.lowercased()) }
     guard !chosen.isEmpty, chosen.count <= 64,
       chosen.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
@@ -391,7 +405,7 @@ public final class BoardService {
   /// Applies other instances' changes, in the lane of the writes.
   func applyRemote(_ action: BoardAction) async {
     await serially { [self] in
-      let (_, outcome) = await store.dispatchWithOutcome(action)
+      let outcome = await dispatch(action)
       if !outcome.isReduced {
         // NB: the feed has moved past them; the next conflict or restart brings them back.
         logger.error(
@@ -400,8 +414,38 @@ public final class BoardService {
     }
   }
 
+  /// Dispatches `action`, noting in the journal the rows it touches.
+  private func dispatch(_ action: BoardAction) async -> DispatchOutcome {
+    switch action {
+    case .putColumn(let column): journal.record("columns", column.id)
+    case .deleteColumn(let id):
+      journal.record("columns", id, deletedAt: store.columns[id]?.revision)
+    case .putCard(let card), .moveCard(let card): journal.record("cards", card.id)
+    case .deleteCard(let id): journal.record("cards", id, deletedAt: store.cards[id]?.revision)
+    case .remoteColumns(let changes):
+      for change in changes.changes {
+        journal.record(
+          "columns", change.id,
+          deletedAt: change.entity == nil ? store.columns[change.id]?.revision : nil)
+      }
+    case .remoteCards(let changes):
+      for change in changes.changes {
+        journal.record(
+          "cards", change.id,
+          deletedAt: change.entity == nil ? store.cards[change.id]?.revision : nil)
+      }
+    case .revert(let rejected, _, _):
+      for write in rejected { journal.record(write.table, "\(write.id)") }
+    }
+    let (_, outcome) = await store.dispatchWithOutcome(action)
+    journal.compact(rows: store.columns.count + store.cards.count) { entry in
+      entry.table == "columns" ? store.columns[entry.id] != nil : store.cards[entry.id] != nil
+    }
+    return outcome
+  }
+
   /// Runs the writes one after the other, each to its commit.
-  private func serially<Value: Sendable>(
+  func serially<Value: Sendable>(
     _ body: @escaping @MainActor () async -> Value
   ) async -> Value {
     let previous = lastWrite
@@ -416,17 +460,16 @@ public final class BoardService {
 
   /// Dispatches a request's change and commits it. A change the database refuses for good is
   /// taken back: the instance never serves what it could not store.
-  private func write(_ action: BoardAction) async -> Result<Void, BoardError> {
+  func write(_ action: BoardAction) async -> Result<Void, BoardError> {
     // NB: copy-on-write: the board before the change, in O(1).
     let (columns, cards) = (store.columns, store.cards)
-    let (_, outcome) = await store.dispatchWithOutcome(action)
+    let outcome = await dispatch(action)
     guard outcome.isReduced else { return .failure(.refused("\(outcome)")) }
     let committed = await commit()
     guard case .failure(.unstorable) = committed else { return committed }
     let rejected = persistence.status.rejected
     persistence.discardRejected(rejected)
-    let (_, reverted) = await store.dispatchWithOutcome(
-      .revert(rejected: rejected, columns: columns, cards: cards))
+    let reverted = await dispatch(.revert(rejected: rejected, columns: columns, cards: cards))
     if !reverted.isReduced {
       logger.error(
         "a refused write was not taken back from the state", metadata: ["outcome": "\(reverted)"])
@@ -457,7 +500,7 @@ public final class BoardService {
         let columns = try postgres.keepTheirs(conflicts, in: Self.postgresColumns)
         let cards = try postgres.keepTheirs(conflicts, in: Self.postgresCards)
         for action in [BoardAction.remoteColumns(columns), .remoteCards(cards)] {
-          let (_, outcome) = await store.dispatchWithOutcome(action)
+          let outcome = await dispatch(action)
           guard outcome.isReduced else { throw BoardError.refused("\(outcome)") }
         }
         try await persistence.flush()

@@ -1,0 +1,229 @@
+import EntityTracking
+import Foundation
+import Logging
+import Persistence
+public import PersistenceSync
+import ReduxCore
+
+/// The board as a `SyncRemote` keeps it (`POST /sync/push`, `GET /sync/pull`): rows are cards
+/// and columns as JSON (Foundation's default coding, as `SyncedTable` writes them), a row's
+/// version is its `revision`, and the replica that made a row's revision is its `updatedBy`.
+extension BoardService {
+  /// The tables a replica syncs.
+  nonisolated public static let syncedTables = ["columns", "cards"]
+
+  /// Applies a replica's changes in order, each once (``Card/syncKey``), each committed before
+  /// the next.
+  ///
+  /// A change the board cannot take (a field too long, a card whose column is gone, a column
+  /// that still holds cards) is refused as a conflict with the row as the board holds it, and
+  /// logged: the replica shows it to its user, who keeps the board's row or changes theirs.
+  ///
+  /// - Returns: One outcome per change; a failure when the database could not commit (the
+  ///   changes before it stand, and a retry with the same keys answers them again).
+  public func syncPush(_ changes: [SyncChange], from replica: String) async -> Result<
+    [SyncOutcome], BoardError
+  > {
+    guard (1...64).contains(replica.utf8.count) else {
+      return .failure(.invalid("a replica names itself in 1 to 64 bytes"))
+    }
+    if let unknown = changes.first(where: { !Self.syncedTables.contains($0.table) }) {
+      return .failure(.invalid("no table \(unknown.table)"))
+    }
+    return await serially { [self] () async -> Result<[SyncOutcome], BoardError> in
+      guard persistence.status.pendingCount == 0 else {
+        return .failure(.notPersisted("earlier changes wait to be written"))
+      }
+      var outcomes: [SyncOutcome] = []
+      for change in changes {
+        switch await apply(change, from: replica) {
+        case .success(let outcome): outcomes.append(outcome)
+        case .failure(let error): return .failure(error)
+        }
+      }
+      return .success(outcomes)
+    }
+  }
+
+  /// The changes after `cursor`, in the order this instance saw them, each row as it is now.
+  ///
+  /// - Parameters:
+  ///   - cursor: Where the last pull ended; `nil`, or a cursor this instance did not give
+  ///     (another instance's, or one from before a restart), starts from the whole board.
+  ///   - limit: The most rows to return (1 to 1,000).
+  /// - Returns: The page; a failure while changes wait to be written (try again).
+  public func syncPull(after cursor: String?, limit: Int) async -> Result<SyncPage, BoardError> {
+    await serially { [self] () async -> Result<SyncPage, BoardError> in
+      // NB: the state then holds what the database holds, and nothing it may yet lose.
+      guard persistence.status.pendingCount == 0 else {
+        return .failure(.notPersisted("changes wait to be written"))
+      }
+      let known = cursor.flatMap(journal.offset(of:))
+      let start = known ?? 0
+      let end = min(journal.entries.count, start + min(max(limit, 1), 1_000))
+      let rows = journal.entries[start..<end].map { entry in
+        syncedRow(entry.table, entry.id)
+      }
+      return .success(
+        SyncPage(
+          rows: rows, cursor: journal.cursor(at: end), startsOver: cursor != nil && known == nil))
+    }
+  }
+
+  // MARK: - One change
+
+  /// A row as the board holds it, for a replica.
+  private struct Held {
+    let revision: Int
+    let updatedBy: String?
+    let syncKey: String?
+    let json: String
+  }
+
+  private func held(_ table: String, _ id: String) -> Held? {
+    if table == "cards", let card = store.cards[id] {
+      return Held(
+        revision: card.revision, updatedBy: card.updatedBy, syncKey: card.syncKey,
+        json: Self.syncJSON(card))
+    }
+    if table == "columns", let column = store.columns[id] {
+      return Held(
+        revision: column.revision, updatedBy: column.updatedBy, syncKey: column.syncKey,
+        json: Self.syncJSON(column))
+    }
+    return nil
+  }
+
+  private func syncedRow(_ table: String, _ id: String) -> SyncedRow {
+    guard let row = held(table, id) else {
+      let version = journal.deletedVersion(table, id).map(Int64.init) ?? .max
+      return SyncedRow(table: table, id: id, json: nil, version: version, writer: "")
+    }
+    return SyncedRow(
+      table: table, id: id, json: row.json, version: Int64(row.revision),
+      writer: row.updatedBy ?? "")
+  }
+
+  /// Applies one change, or says why not.
+  private func apply(_ change: SyncChange, from replica: String) async -> Result<
+    SyncOutcome, BoardError
+  > {
+    // NB: a conflict with another instance's commit puts its row in the state: decide again.
+    for _ in 0..<3 {
+      let current = held(change.table, change.id)
+      if let current, current.syncKey == change.key {
+        return .success(.applied(version: Int64(current.revision)))
+      }
+      if change.json == nil, current == nil { return .success(.applied(version: nil)) }
+      let onBase = current.map { Int64($0.revision) } == change.baseVersion
+      guard onBase || (current != nil && current?.updatedBy == replica) else {
+        return .success(.conflict(conflict(change, current)))
+      }
+      if current == nil, change.json != nil,
+        case .failure(let invalid) = newID(change.id, taken: false)
+      {
+        logger.notice(
+          "sync: a row under an id the board does not take, refused as a conflict",
+          metadata: ["table": "\(change.table)", "error": "\(invalid)"])
+        return .success(.conflict(conflict(change, nil)))
+      }
+      let revision =
+        (current?.revision ?? journal.deletedVersion(change.table, change.id) ?? 0) + 1
+      let action: BoardAction
+      switch syncAction(change, revision: revision, by: replica) {
+      case .success(let made): action = made
+      case .failure(let error):
+        logger.notice(
+          "sync: a change the board cannot take, refused as a conflict",
+          metadata: [
+            "table": "\(change.table)", "id": "\(change.id)", "replica": "\(replica)",
+            "error": "\(error)",
+          ])
+        return .success(.conflict(conflict(change, current)))
+      }
+      switch await write(action) {
+      case .success: return .success(.applied(version: change.json == nil ? nil : Int64(revision)))
+      case .failure(.conflict): continue
+      case .failure(.unstorable(let reason)):
+        logger.notice(
+          "sync: a change the database refuses, refused as a conflict",
+          metadata: ["table": "\(change.table)", "id": "\(change.id)", "reason": "\(reason)"])
+        return .success(.conflict(conflict(change, held(change.table, change.id))))
+      case .failure(let error): return .failure(error)
+      }
+    }
+    return .failure(.notPersisted("the row \(change.id) kept changing on other instances"))
+  }
+
+  private func conflict(_ change: SyncChange, _ current: Held?) -> PersistenceConflict {
+    PersistenceConflict(
+      table: change.table, id: change.id, expectedVersion: change.baseVersion,
+      currentVersion: current.map { Int64($0.revision) }, currentJSON: current?.json)
+  }
+
+  /// The board's action for a change at `revision`, checked as a request's would be.
+  private func syncAction(_ change: SyncChange, revision: Int, by replica: String) -> Result<
+    BoardAction, BoardError
+  > {
+    let decoder = JSONDecoder()
+    switch (change.table, change.json) {
+    case ("columns", nil):
+      let count = store.cards.count { $0.columnID == change.id }
+      guard count == 0 else { return .failure(.conflictingState("it holds \(count) card(s)")) }
+      return .success(.deleteColumn(id: change.id))
+    case ("cards", nil):
+      return .success(.deleteCard(id: change.id))
+    case ("columns", let json?):
+      guard let fields = try? decoder.decode(SyncedColumn.self, from: Data(json.utf8)) else {
+        return .failure(.invalid("not a column: \(json)"))
+      }
+      guard !fields.name.isEmpty else { return .failure(.invalid("a column needs a name")) }
+      if let invalid = Self.invalidText(["name": fields.name]) { return .failure(invalid) }
+      return .success(
+        .putColumn(
+          Column(
+            id: change.id, name: fields.name, revision: revision, updatedBy: replica,
+            syncKey: change.key)))
+    default:
+      guard let json = change.json,
+        let fields = try? decoder.decode(SyncedCard.self, from: Data(json.utf8))
+      else { return .failure(.invalid("not a card: \(change.json ?? "")")) }
+      guard !fields.title.isEmpty else { return .failure(.invalid("a card needs a title")) }
+      if let invalid = Self.invalidText(
+        ["title": fields.title, "notes": fields.notes ?? ""], tags: fields.tags ?? [])
+      {
+        return .failure(invalid)
+      }
+      guard store.columns[fields.columnID] != nil else {
+        return .failure(.invalid("no column \(fields.columnID)"))
+      }
+      let existing = store.cards[change.id]
+      let card = Card(
+        id: change.id, columnID: fields.columnID, title: fields.title, notes: fields.notes ?? "",
+        tags: fields.tags ?? [], due: fields.due, createdAt: existing?.createdAt ?? now(),
+        updatedAt: now(), revision: revision, updatedBy: replica, syncKey: change.key)
+      let moves = existing.map { $0.columnID != card.columnID } ?? false
+      return .success(moves ? .moveCard(card) : .putCard(card))
+    }
+  }
+
+  nonisolated static func syncJSON(_ value: some Encodable) -> String {
+    // NB: the board's own values: they encode.
+    String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+  }
+}
+
+/// The fields of a card a replica sends; the board keeps the rest (`revision`, `updatedBy`,
+/// `syncKey`, `createdAt`, `updatedAt`).
+private struct SyncedCard: Decodable {
+  let columnID: String
+  let title: String
+  let notes: String?
+  let tags: [String]?
+  let due: Date?
+}
+
+/// The fields of a column a replica sends.
+private struct SyncedColumn: Decodable {
+  let name: String
+}
