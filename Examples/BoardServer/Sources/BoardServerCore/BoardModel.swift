@@ -20,14 +20,15 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
   /// The client that made the card's last change, as it names itself (`X-Board-Client`);
   /// `nil` when it did not, or for a card changed before clients were recorded.
   public var updatedBy: String?
-  /// The key of the sync change (`POST /sync/push`) that made this revision, `nil` when
-  /// another write did: a push retried with that key is answered, not applied again.
-  public var syncKey: String?
+  /// The keys of the last sync changes (`POST /sync/push`) applied to the card, with the
+  /// revision each made: a push retried with one is answered, not applied again, however
+  /// the card changed since.
+  public var syncReceipts: [SyncReceipt]?
 
   public init(
     id: String, columnID: String, title: String, notes: String = "", tags: [String] = [],
     due: Date? = nil, createdAt: Date = Date(), updatedAt: Date? = nil, revision: Int = 1,
-    updatedBy: String? = nil, syncKey: String? = nil
+    updatedBy: String? = nil, syncReceipts: [SyncReceipt]? = nil
   ) {
     self.id = id
     self.columnID = columnID
@@ -39,11 +40,12 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
     self.updatedAt = updatedAt ?? createdAt
     self.revision = revision
     self.updatedBy = updatedBy
-    self.syncKey = syncKey
+    self.syncReceipts = syncReceipts
   }
 
   private enum CodingKeys: String, CodingKey {
-    case id, columnID, title, notes, tags, due, createdAt, updatedAt, revision, updatedBy, syncKey
+    case id, columnID, title, notes, tags, due, createdAt, updatedAt, revision, updatedBy,
+      syncReceipts
   }
 
   /// Rows written before notes, tags and times existed decode with empty ones.
@@ -59,7 +61,7 @@ public struct Card: Codable, Identifiable, Equatable, Sendable {
     updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
     revision = try container.decode(Int.self, forKey: .revision)
     updatedBy = try container.decodeIfPresent(String.self, forKey: .updatedBy)
-    syncKey = try container.decodeIfPresent(String.self, forKey: .syncKey)
+    syncReceipts = try container.decodeIfPresent([SyncReceipt].self, forKey: .syncReceipts)
   }
 }
 
@@ -85,22 +87,38 @@ public struct Column: Codable, Identifiable, Equatable, Sendable {
   public var revision: Int
   /// The client that made the column's last change, as ``Card/updatedBy``.
   public var updatedBy: String?
-  /// The key of the sync change that made this revision, as ``Card/syncKey``.
-  public var syncKey: String?
+  /// The keys of the last sync changes applied to the column, as ``Card/syncReceipts``.
+  public var syncReceipts: [SyncReceipt]?
 
   public init(
-    id: String, name: String, revision: Int = 1, updatedBy: String? = nil, syncKey: String? = nil
+    id: String, name: String, revision: Int = 1, updatedBy: String? = nil,
+    syncReceipts: [SyncReceipt]? = nil
   ) {
     self.id = id
     self.name = name
     self.revision = revision
     self.updatedBy = updatedBy
-    self.syncKey = syncKey
+    self.syncReceipts = syncReceipts
   }
 
   /// The column's strong `ETag`, as ``Card/entityTag``.
   public var entityTag: String {
     "\"\(revision)-\(fnv1a([id, name].joined(separator: "\u{1f}").utf8))\""
+  }
+}
+
+/// A sync change applied to a row: its key, and the revision it made.
+public struct SyncReceipt: Codable, Equatable, Sendable {
+  public let key: String
+  public let revision: Int
+
+  /// How many receipts a row keeps: a retry older than that many sync changes to the row
+  /// is decided again (a conflict, where it would have been applied).
+  public static let kept = 20
+
+  public init(key: String, revision: Int) {
+    self.key = key
+    self.revision = revision
   }
 }
 

@@ -12,7 +12,7 @@ extension BoardService {
   /// The tables a replica syncs.
   nonisolated public static let syncedTables = ["columns", "cards"]
 
-  /// Applies a replica's changes in order, each once (``Card/syncKey``), each committed before
+  /// Applies a replica's changes in order, each once (``Card/syncReceipts``), each committed before
   /// the next.
   ///
   /// A change the board cannot take (a field too long, a card whose column is gone, a column
@@ -76,19 +76,19 @@ extension BoardService {
   private struct Held {
     let revision: Int
     let updatedBy: String?
-    let syncKey: String?
+    let receipts: [SyncReceipt]
     let json: String
   }
 
   private func held(_ table: String, _ id: String) -> Held? {
     if table == "cards", let card = store.cards[id] {
       return Held(
-        revision: card.revision, updatedBy: card.updatedBy, syncKey: card.syncKey,
+        revision: card.revision, updatedBy: card.updatedBy, receipts: card.syncReceipts ?? [],
         json: Self.syncJSON(card))
     }
     if table == "columns", let column = store.columns[id] {
       return Held(
-        revision: column.revision, updatedBy: column.updatedBy, syncKey: column.syncKey,
+        revision: column.revision, updatedBy: column.updatedBy, receipts: column.syncReceipts ?? [],
         json: Self.syncJSON(column))
     }
     return nil
@@ -111,8 +111,8 @@ extension BoardService {
     // NB: a conflict with another instance's commit puts its row in the state: decide again.
     for _ in 0..<3 {
       let current = held(change.table, change.id)
-      if let current, current.syncKey == change.key {
-        return .success(.applied(version: Int64(current.revision)))
+      if let receipt = current?.receipts.last(where: { $0.key == change.key }) {
+        return .success(.applied(version: Int64(receipt.revision)))
       }
       if change.json == nil, current == nil { return .success(.applied(version: nil)) }
       let onBase = current.map { Int64($0.revision) } == change.baseVersion
@@ -130,7 +130,10 @@ extension BoardService {
       let revision =
         (current?.revision ?? journal.deletedVersion(change.table, change.id) ?? 0) + 1
       let action: BoardAction
-      switch syncAction(change, revision: revision, by: replica) {
+      let receipts = Array(
+        ((current?.receipts ?? []) + [SyncReceipt(key: change.key, revision: revision)])
+          .suffix(SyncReceipt.kept))
+      switch syncAction(change, revision: revision, receipts: receipts, by: replica) {
       case .success(let made): action = made
       case .failure(let error):
         logger.notice(
@@ -162,7 +165,9 @@ extension BoardService {
   }
 
   /// The board's action for a change at `revision`, checked as a request's would be.
-  private func syncAction(_ change: SyncChange, revision: Int, by replica: String) -> Result<
+  private func syncAction(
+    _ change: SyncChange, revision: Int, receipts: [SyncReceipt], by replica: String
+  ) -> Result<
     BoardAction, BoardError
   > {
     let decoder = JSONDecoder()
@@ -183,7 +188,7 @@ extension BoardService {
         .putColumn(
           Column(
             id: change.id, name: fields.name, revision: revision, updatedBy: replica,
-            syncKey: change.key)))
+            syncReceipts: receipts)))
     default:
       guard let json = change.json,
         let fields = try? decoder.decode(SyncedCard.self, from: Data(json.utf8))
@@ -201,7 +206,8 @@ extension BoardService {
       let card = Card(
         id: change.id, columnID: fields.columnID, title: fields.title, notes: fields.notes ?? "",
         tags: fields.tags ?? [], due: fields.due, createdAt: existing?.createdAt ?? now(),
-        updatedAt: now(), revision: revision, updatedBy: replica, syncKey: change.key)
+        updatedAt: now(), revision: revision, updatedBy: replica,
+        syncReceipts: receipts)
       let moves = existing.map { $0.columnID != card.columnID } ?? false
       return .success(moves ? .moveCard(card) : .putCard(card))
     }
@@ -214,7 +220,7 @@ extension BoardService {
 }
 
 /// The fields of a card a replica sends; the board keeps the rest (`revision`, `updatedBy`,
-/// `syncKey`, `createdAt`, `updatedAt`).
+/// `syncReceipts`, `createdAt`, `updatedAt`).
 private struct SyncedCard: Decodable {
   let columnID: String
   let title: String

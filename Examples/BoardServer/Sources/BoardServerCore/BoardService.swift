@@ -95,8 +95,8 @@ public final class BoardService {
             try await postgresColumns.addColumns(on: connection, logger: logger)
             try await postgresCards.addColumns(on: connection, logger: logger)
           },
-          // NB: `syncKey`, optional: the rows stored keep NULL.
-          PostgresMigration("board-v5-sync-key") { connection in
+          // NB: `syncReceipts`, optional: the rows stored keep NULL.
+          PostgresMigration("board-v5-sync-receipts") { connection in
             try await postgresColumns.addColumns(on: connection, logger: logger)
             try await postgresCards.addColumns(on: connection, logger: logger)
           },
@@ -154,7 +154,7 @@ public final class BoardService {
             try sqliteColumns.addColumns(in: db)
             try sqliteCards.addColumns(in: db)
           },
-          SQLiteMigration("board-v6-sync-key") { db in
+          SQLiteMigration("board-v6-sync-receipts") { db in
             try sqliteColumns.addColumns(in: db)
             try sqliteCards.addColumns(in: db)
           },
@@ -271,7 +271,6 @@ public final class BoardService {
       column.name = name
       column.revision += 1
       column.updatedBy = client
-      column.syncKey = nil
       return await write(.putColumn(column)).map { column }
     }
   }
@@ -346,7 +345,6 @@ public final class BoardService {
       card.updatedAt = now()
       card.revision += 1
       card.updatedBy = client
-      card.syncKey = nil
       return await write(moves ? .moveCard(card) : .putCard(card)).map { card }
     }
   }
