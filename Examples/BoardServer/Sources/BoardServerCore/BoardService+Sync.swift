@@ -12,8 +12,7 @@ extension BoardService {
   /// The tables a replica syncs.
   nonisolated public static let syncedTables = ["columns", "cards"]
 
-  /// Applies a replica's changes in order, each once (``Card/syncReceipts``), each committed before
-  /// the next.
+  /// Applies a replica's changes in order, each once (``Card/syncReceipts``), in one commit.
   ///
   /// A change the board cannot take (a field too long, a card whose column is gone, a column
   /// that still holds cards) is refused as a conflict with the row as the board holds it, and
@@ -34,14 +33,7 @@ extension BoardService {
       guard persistence.status.pendingCount == 0 else {
         return .failure(.notPersisted("earlier changes wait to be written"))
       }
-      var outcomes: [SyncOutcome] = []
-      for change in changes {
-        switch await apply(change, from: replica) {
-        case .success(let outcome): outcomes.append(outcome)
-        case .failure(let error): return .failure(error)
-        }
-      }
-      return .success(outcomes)
+      return await apply(changes, from: replica)
     }
   }
 
@@ -104,58 +96,99 @@ extension BoardService {
       writer: row.updatedBy ?? "")
   }
 
-  /// Applies one change, or says why not.
-  private func apply(_ change: SyncChange, from replica: String) async -> Result<
-    SyncOutcome, BoardError
+  /// What a change comes to on the board as it is.
+  private enum Decision {
+    /// Answered without a write: applied before (its receipt), or refused.
+    case answered(SyncOutcome)
+    /// Applied by this write, once committed.
+    case write(BoardAction, SyncOutcome)
+  }
+
+  /// Applies the changes that apply, all in one commit.
+  ///
+  /// NB: each is decided on the board the ones before it left (a card may come in the push
+  /// that makes its column). When the commit meets another instance's (PostgreSQL), that
+  /// instance's rows replace the conflicting ones and the rest is committed: a change whose
+  /// receipt is on its row landed, the others are decided again on the new board.
+  private func apply(_ changes: [SyncChange], from replica: String) async -> Result<
+    [SyncOutcome], BoardError
   > {
-    // NB: a conflict with another instance's commit puts its row in the state: decide again.
+    var outcomes = [SyncOutcome?](repeating: nil, count: changes.count)
     for _ in 0..<3 {
-      let current = held(change.table, change.id)
-      if let receipt = current?.receipts.last(where: { $0.key == change.key }) {
-        return .success(.applied(version: Int64(receipt.revision)))
+      let before = (columns: store.columns, cards: store.cards)
+      var written: [(offset: Int, outcome: SyncOutcome)] = []
+      for (offset, change) in changes.enumerated() where outcomes[offset] == nil {
+        switch decide(change, from: replica) {
+        case .answered(let outcome): outcomes[offset] = outcome
+        case .write(let action, let outcome):
+          if case .failure(let error) = await dispatchWrite(action) { return .failure(error) }
+          written.append((offset, outcome))
+        }
       }
-      if change.json == nil, current == nil { return .success(.applied(version: nil)) }
-      let onBase = current.map { Int64($0.revision) } == change.baseVersion
-      guard onBase || (current != nil && current?.updatedBy == replica) else {
-        return .success(.conflict(conflict(change, current)))
+      if written.isEmpty { break }
+      let committed = await commit(revertingTo: before)
+      for (offset, outcome) in written {
+        let change = changes[offset]
+        let row = held(change.table, change.id)
+        let landed =
+          change.json == nil ? row == nil : row?.receipts.contains { $0.key == change.key } == true
+        if landed {
+          outcomes[offset] = outcome
+        } else if case .failure(.unstorable(let reason)) = committed {
+          logger.notice(
+            "sync: a change the database refuses, refused as a conflict",
+            metadata: ["table": "\(change.table)", "id": "\(change.id)", "reason": "\(reason)"])
+          outcomes[offset] = .conflict(conflict(change, row))
+        }
       }
-      if current == nil, change.json != nil,
-        case .failure(let invalid) = newID(change.id, taken: false)
-      {
-        logger.notice(
-          "sync: a row under an id the board does not take, refused as a conflict",
-          metadata: ["table": "\(change.table)", "error": "\(invalid)"])
-        return .success(.conflict(conflict(change, nil)))
-      }
-      let revision =
-        (current?.revision ?? journal.deletedVersion(change.table, change.id) ?? 0) + 1
-      let action: BoardAction
-      let receipts = Array(
-        ((current?.receipts ?? []) + [SyncReceipt(key: change.key, revision: revision)])
-          .suffix(SyncReceipt.kept))
-      switch syncAction(change, revision: revision, receipts: receipts, by: replica) {
-      case .success(let made): action = made
-      case .failure(let error):
-        logger.notice(
-          "sync: a change the board cannot take, refused as a conflict",
-          metadata: [
-            "table": "\(change.table)", "id": "\(change.id)", "replica": "\(replica)",
-            "error": "\(error)",
-          ])
-        return .success(.conflict(conflict(change, current)))
-      }
-      switch await write(action) {
-      case .success: return .success(.applied(version: change.json == nil ? nil : Int64(revision)))
-      case .failure(.conflict): continue
-      case .failure(.unstorable(let reason)):
-        logger.notice(
-          "sync: a change the database refuses, refused as a conflict",
-          metadata: ["table": "\(change.table)", "id": "\(change.id)", "reason": "\(reason)"])
-        return .success(.conflict(conflict(change, held(change.table, change.id))))
+      switch committed {
+      case .success, .failure(.conflict), .failure(.unstorable): continue
       case .failure(let error): return .failure(error)
       }
     }
-    return .failure(.notPersisted("the row \(change.id) kept changing on other instances"))
+    let answered = outcomes.compactMap { $0 }
+    guard answered.count == changes.count else {
+      return .failure(.notPersisted("rows kept changing on other instances"))
+    }
+    return .success(answered)
+  }
+
+  /// Decides one change on the board as it is.
+  private func decide(_ change: SyncChange, from replica: String) -> Decision {
+    let current = held(change.table, change.id)
+    if let receipt = current?.receipts.last(where: { $0.key == change.key }) {
+      return .answered(.applied(version: Int64(receipt.revision)))
+    }
+    if change.json == nil, current == nil { return .answered(.applied(version: nil)) }
+    let onBase = current.map { Int64($0.revision) } == change.baseVersion
+    guard onBase || (current != nil && current?.updatedBy == replica) else {
+      return .answered(.conflict(conflict(change, current)))
+    }
+    if current == nil, change.json != nil,
+      case .failure(let invalid) = newID(change.id, taken: false)
+    {
+      logger.notice(
+        "sync: a row under an id the board does not take, refused as a conflict",
+        metadata: ["table": "\(change.table)", "error": "\(invalid)"])
+      return .answered(.conflict(conflict(change, nil)))
+    }
+    let revision =
+      (current?.revision ?? journal.deletedVersion(change.table, change.id) ?? 0) + 1
+    let receipts = Array(
+      ((current?.receipts ?? []) + [SyncReceipt(key: change.key, revision: revision)])
+        .suffix(SyncReceipt.kept))
+    switch syncAction(change, revision: revision, receipts: receipts, by: replica) {
+    case .success(let action):
+      return .write(action, .applied(version: change.json == nil ? nil : Int64(revision)))
+    case .failure(let error):
+      logger.notice(
+        "sync: a change the board cannot take, refused as a conflict",
+        metadata: [
+          "table": "\(change.table)", "id": "\(change.id)", "replica": "\(replica)",
+          "error": "\(error)",
+        ])
+      return .answered(.conflict(conflict(change, current)))
+    }
   }
 
   private func conflict(_ change: SyncChange, _ current: Held?) -> PersistenceConflict {

@@ -460,9 +460,24 @@ public final class BoardService {
   /// taken back: the instance never serves what it could not store.
   func write(_ action: BoardAction) async -> Result<Void, BoardError> {
     // NB: copy-on-write: the board before the change, in O(1).
-    let (columns, cards) = (store.columns, store.cards)
+    let before = (store.columns, store.cards)
     let outcome = await dispatch(action)
     guard outcome.isReduced else { return .failure(.refused("\(outcome)")) }
+    return await commit(revertingTo: before)
+  }
+
+  /// Dispatches changes to commit together with ``commit(revertingTo:)``.
+  func dispatchWrite(_ action: BoardAction) async -> Result<Void, BoardError> {
+    let outcome = await dispatch(action)
+    return outcome.isReduced ? .success(()) : .failure(.refused("\(outcome)"))
+  }
+
+  /// Commits what was dispatched since the board was `before`. A change the database refuses
+  /// for good is taken back: the instance never serves what it could not store.
+  func commit(revertingTo before: (columns: EntityStore<Column>, cards: EntityStore<Card>))
+    async -> Result<Void, BoardError>
+  {
+    let (columns, cards) = before
     let committed = await commit()
     guard case .failure(.unstorable) = committed else { return committed }
     let rejected = persistence.status.rejected
