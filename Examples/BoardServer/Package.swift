@@ -8,7 +8,10 @@ let package = Package(
   name: "BoardServer",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "board-server", targets: ["BoardServer"])
+    .executable(name: "board-server", targets: ["BoardServer"]),
+    // Sync through a real board-server on PostgreSQL, against a raw postgres-nio batch
+    // (release: swift build -c release --package-path Examples/BoardServer).
+    .executable(name: "BoardSyncContenders", targets: ["BoardSyncContenders"]),
   ],
   dependencies: [
     .package(path: "../../Packages/ReduxCore"),
@@ -44,6 +47,16 @@ let package = Package(
         "BoardServerCore",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .executableTarget(
+      name: "BoardSyncContenders",
+      dependencies: [
+        "BoardServerCore",
+        .product(name: "PersistenceSQLite", package: "Persistence"),
+        .product(name: "PersistenceSync", package: "Persistence"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

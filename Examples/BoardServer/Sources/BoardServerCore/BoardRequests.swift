@@ -1,4 +1,5 @@
 public import Foundation
+public import PersistenceSync
 
 /// What `POST /columns` carries.
 public struct NewColumn: Decodable, Sendable {
@@ -101,5 +102,16 @@ struct ColumnResource: Encodable {
     try column.encode(to: encoder)
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(column.entityTag, forKey: .tag)
+  }
+}
+
+/// What `POST /sync/push` carries: a replica's changes, as `SyncRemote.push` sends them.
+public struct SyncPush: Codable, Sendable {
+  public let replica: String
+  public let changes: [SyncChange]
+
+  public init(replica: String, changes: [SyncChange]) {
+    self.replica = replica
+    self.changes = changes
   }
 }

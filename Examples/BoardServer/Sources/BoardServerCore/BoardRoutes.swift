@@ -120,12 +120,6 @@ public func makeBoardRouter(_ service: BoardService, token: String? = nil)
   return router
 }
 
-/// What `POST /sync/push` carries: a replica's changes, as `SyncRemote.push` sends them.
-struct SyncPush: Decodable {
-  let replica: String
-  let changes: [SyncChange]
-}
-
 /// What `GET /changes` answers.
 struct BoardTag: Codable {
   let tag: String

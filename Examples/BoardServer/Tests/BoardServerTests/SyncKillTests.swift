@@ -1,14 +1,10 @@
 import BoardServerCore
 import Foundation
-import Hummingbird
-import HummingbirdTesting
-import NIOCore
 import Persistence
 import PersistencePostgresTesting
 import PersistenceSQLite
 import PersistenceSync
 import PostgresNIO
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -79,7 +75,7 @@ struct SyncKillTests {
     // `a` again, on another port; both sync until they and the database agree, `one` keeping
     // its own rows in conflicts (.mine), `two` the server's (.theirs).
     a = try await ServerProcess.start(databaseURL: url, instance: "a-again")
-    one.port.set(a.port)
+    one.server.move(to: URL(string: "http://127.0.0.1:\(a.port)")!)
     var reported: [String: Set<String>] = ["one": [], "two": []]
     var converged = false
     // NB: `b` learns what `a` commits through its change feed: the clients sync until they
@@ -179,17 +175,17 @@ final class SyncingClient: Sendable {
   ]
 
   let path: String
-  /// Where the server listens now.
-  let port: ServerPort
+  /// The server it syncs with, over HTTP.
+  let server: BoardSyncClient
   let replica: SyncReplica
 
   init(_ directory: URL, name: String, port: Int) throws {
     path = directory.appendingPathComponent("\(name).sqlite").path
-    self.port = ServerPort(port)
+    server = BoardSyncClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
     replica = try SyncReplica(
       path: path, migrations: Self.migrations,
-      tables: [SyncedTable(Self.columns), SyncedTable(Self.cards)],
-      remote: HTTPSyncRemote(port: self.port), batchSize: 20)
+      tables: [SyncedTable(Self.columns), SyncedTable(Self.cards)], remote: server,
+      batchSize: 20)
   }
 
   /// Writes as the app does: acknowledged once its transaction commits.
@@ -216,60 +212,4 @@ final class SyncingClient: Sendable {
     _ = try await database.load(Self.cards)
     return try await body(database)
   }
-}
-
-/// board-server's sync routes as a `SyncRemote`, one connection per call.
-struct HTTPSyncRemote: SyncRemote {
-  struct Refused: Error {
-    let status: HTTPResponse.Status
-  }
-
-  private struct Push: Encodable {
-    let replica: String
-    let changes: [SyncChange]
-  }
-
-  let port: ServerPort
-
-  func push(_ changes: [SyncChange], from replica: String) async throws -> [SyncOutcome] {
-    let body = try JSONEncoder().encode(Push(replica: replica, changes: changes))
-    return try await send(
-      TestClient.Request(
-        "/sync/push", method: .post, headers: [.contentType: "application/json"],
-        body: ByteBuffer(bytes: body)))
-  }
-
-  func pull(after cursor: String?, limit: Int) async throws -> SyncPage {
-    let after =
-      cursor.map {
-        "&after=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-      }
-      ?? ""
-    return try await send(TestClient.Request("/sync/pull?limit=\(limit)\(after)", method: .get))
-  }
-
-  private func send<Answer: Decodable & Sendable>(_ request: TestClient.Request) async throws
-    -> Answer
-  {
-    try await TestClient.withClient(host: "127.0.0.1", port: port.value) { client in
-      let response = try await client.execute(request)
-      guard response.status == .ok, let body = response.body else {
-        throw Refused(status: response.status)
-      }
-      return try JSONDecoder().decode(Answer.self, from: Data(body.readableBytesView))
-    }
-  }
-}
-
-/// The port a server listens on, changed when it is started again.
-final class ServerPort: Sendable {
-  private let state: Mutex<Int>
-
-  init(_ port: Int) {
-    state = Mutex(port)
-  }
-
-  var value: Int { state.withLock { $0 } }
-
-  func set(_ port: Int) { state.withLock { $0 = port } }
 }
