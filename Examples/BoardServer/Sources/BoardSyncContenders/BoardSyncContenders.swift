@@ -141,6 +141,8 @@ enum BoardSyncContenders {
       directory, name: "writer-\(round)", remote: BoardSyncClient(baseURL: url))
     let reader = try Replica(
       directory, name: "reader-\(round)", remote: BoardSyncClient(baseURL: url))
+    // NB: both in step first: what is measured is the reconnection, not a first pull.
+    try await writer.replica.sync()
     try await reader.replica.sync()
     writer.link.set(up: false)
     for n in 0..<rows {
@@ -150,9 +152,14 @@ enum BoardSyncContenders {
     let start = ContinuousClock.now
     writer.link.set(up: true)
     try await writer.replica.sync()
+    let pushed = ContinuousClock.now - start
     var pulled = 0
     while pulled < rows { pulled += try await reader.replica.pull() }
-    return ContinuousClock.now - start
+    let converged = ContinuousClock.now - start
+    print(
+      "  reconnect: pushed in \(format(pushed / .milliseconds(1))) ms, pulled by then \(format((converged - pushed) / .milliseconds(1))) ms"
+    )
+    return converged
   }
 
   static func startServer(databaseURL: String) throws -> (process: Process, port: Int) {
