@@ -150,12 +150,14 @@ public enum BoardAction: ReduxAction {
   /// Puts back, as the database holds them, the rows of writes the database refused: their
   /// values in `columns` and `cards` (the board before the write), or gone if absent there.
   case revert(rejected: [RejectedWrite], columns: EntityStore<Column>, cards: EntityStore<Card>)
+  /// A sync push's changes, reduced in one pass (one drain for persistence, not one each).
+  case batch([BoardAction])
 
   /// Whether another instance made the change.
   public var isRemote: Bool {
     switch self {
     case .remoteColumns, .remoteCards: true
-    case .putColumn, .deleteColumn, .putCard, .moveCard, .deleteCard, .revert: false
+    case .putColumn, .deleteColumn, .putCard, .moveCard, .deleteCard, .revert, .batch: false
     }
   }
 }
@@ -164,7 +166,14 @@ public enum BoardAction: ReduxAction {
 @MainActor
 let boardReducer = AnyReducer<BoardState, BoardAction>(id: "board") { context in
   let (state, action) = context.args
+  reduce(state, action)
+}
+
+@MainActor
+private func reduce(_ state: BoardState, _ action: BoardAction) {
   switch action {
+  case .batch(let actions):
+    for action in actions { reduce(state, action) }
   case .putColumn(let column): state.columns.upsert(column)
   case .deleteColumn(let id): state.columns.remove(id)
   case .putCard(let card): state.cards.upsert(card)

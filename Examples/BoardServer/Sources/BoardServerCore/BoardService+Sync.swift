@@ -117,13 +117,30 @@ extension BoardService {
     for _ in 0..<3 {
       let before = (columns: store.columns, cards: store.cards)
       var written: [(offset: Int, outcome: SyncOutcome)] = []
+      // NB: reduced a batch at a time; a change that reads more of the board than its own row
+      // (a column's, a card's column) or a row already in the batch waits for the batch.
+      var batch: [BoardAction] = []
+      var rows = Set<String>()
+      var batchHasColumns = false
       for (offset, change) in changes.enumerated() where outcomes[offset] == nil {
+        let row = change.table + "\u{0}" + change.id
+        if !batch.isEmpty, change.table == "columns" || batchHasColumns || rows.contains(row) {
+          if case .failure(let error) = await dispatchWrite(.batch(batch)) {
+            return .failure(error)
+          }
+          (batch, rows, batchHasColumns) = ([], [], false)
+        }
         switch decide(change, from: replica) {
         case .answered(let outcome): outcomes[offset] = outcome
         case .write(let action, let outcome):
-          if case .failure(let error) = await dispatchWrite(action) { return .failure(error) }
+          batch.append(action)
+          rows.insert(row)
+          batchHasColumns = batchHasColumns || change.table == "columns"
           written.append((offset, outcome))
         }
+      }
+      if !batch.isEmpty, case .failure(let error) = await dispatchWrite(.batch(batch)) {
+        return .failure(error)
       }
       if written.isEmpty { break }
       let committed = await commit(revertingTo: before)

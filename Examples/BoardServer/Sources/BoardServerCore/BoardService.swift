@@ -414,7 +414,18 @@ public final class BoardService {
 
   /// Dispatches `action`, noting in the journal the rows it touches.
   private func dispatch(_ action: BoardAction) async -> DispatchOutcome {
+    note(action)
+    let (_, outcome) = await store.dispatchWithOutcome(action)
+    journal.compact(rows: store.columns.count + store.cards.count) { entry in
+      entry.table == "columns" ? store.columns[entry.id] != nil : store.cards[entry.id] != nil
+    }
+    return outcome
+  }
+
+  /// Notes in the journal the rows `action` touches, before it is reduced.
+  private func note(_ action: BoardAction) {
     switch action {
+    case .batch(let actions): for action in actions { note(action) }
     case .putColumn(let column): journal.record("columns", column.id)
     case .deleteColumn(let id):
       journal.record("columns", id, deletedAt: store.columns[id]?.revision)
@@ -435,11 +446,6 @@ public final class BoardService {
     case .revert(let rejected, _, _):
       for write in rejected { journal.record(write.table, "\(write.id)") }
     }
-    let (_, outcome) = await store.dispatchWithOutcome(action)
-    journal.compact(rows: store.columns.count + store.cards.count) { entry in
-      entry.table == "columns" ? store.columns[entry.id] != nil : store.cards[entry.id] != nil
-    }
-    return outcome
   }
 
   /// Runs the writes one after the other, each to its commit.
