@@ -2,9 +2,11 @@ import BoardServerCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Persistence
 import PersistencePostgresTesting
 import PersistenceSync
 import PersistenceSyncTesting
+import PostgresNIO
 import Testing
 
 /// board-server as a `SyncRemote`: PersistenceSync's contract on both backends, a restart that
@@ -41,6 +43,59 @@ struct SyncTests {
       return try await services.open(.postgres(url: url, instance: "web-\(count)"))
     }
     try await services.shutDown()
+  }
+
+  @Test(
+    "a push that meets another writer's commit decides its change again; the rest lands",
+    .enabled(if: TestServer.isAvailable, Comment(rawValue: TestServer.skipReason)))
+  func pushMeetsAnotherCommit() async throws {
+    let url = try await TestServer.makeDatabase(prefix: "board_sync")
+    let service = try await BoardService.open(.postgres(url: url, instance: "web"), logger: quiet)
+    let remote = ServiceRemote(service)
+    let column = SyncChange(
+      key: "r:1", table: "columns", id: "todo", json: #"{"name":"Todo"}"#, baseVersion: nil)
+    let cards = ["a", "b"].enumerated().map { n, id in
+      SyncChange(
+        key: "r:\(n + 2)", table: "cards", id: id, json: #"{"columnID":"todo","title":"\#(id)"}"#,
+        baseVersion: nil)
+    }
+    #expect(try await remote.push([column] + cards, from: "r").count == 3)
+    // Another writer changes card a behind the instance's back: no change log, no feed, so
+    // the instance still holds a at revision 1.
+    try await TestServer.admin(url) { connection in
+      try await connection.query(
+        """
+        UPDATE cards SET title = 'a, elsewhere', revision = 2, version = version + 1
+        WHERE id = 'a'
+        """, logger: quiet)
+    }
+    let edits = ["a", "b"].enumerated().map { n, id in
+      SyncChange(
+        key: "r:\(n + 4)", table: "cards", id: id,
+        json: #"{"columnID":"todo","title":"\#(id), edited"}"#, baseVersion: 1)
+    }
+    let outcomes = try await remote.push(edits, from: "other-replica")
+    // a: decided again on the row the commit met, a conflict carrying it; b: landed.
+    guard case .conflict(let conflict) = outcomes.first else {
+      Issue.record("a was applied over the other writer's change: \(outcomes)")
+      return
+    }
+    #expect(conflict.currentVersion == 2)
+    #expect(conflict.currentJSON?.contains("a, elsewhere") == true)
+    #expect(outcomes.last == .applied(version: 2))
+    #expect(service.card("a")?.title == "a, elsewhere")
+    #expect(service.card("b")?.title == "b, edited")
+    let titles = try await TestServer.admin(url) { connection in
+      var titles: [String: String] = [:]
+      for try await (id, title) in try await connection.query(
+        "SELECT id, title FROM cards", logger: quiet
+      ).decode((String, String).self) {
+        titles[id] = title
+      }
+      return titles
+    }
+    #expect(titles == ["a": "a, elsewhere", "b": "b, edited"])
+    try await service.shutdown()
   }
 
   @Test("a pull from before a restart starts over with the whole board, and reads on after it")
