@@ -32,7 +32,10 @@ final class MountedVolume {
       .appendingPathComponent("reduxkit-volume-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     #if os(Linux)
-      guard mount("tmpfs", url.path, "tmpfs", 0, "size=\(kilobytes)k") == 0 else {
+      // NB: huge=never: a kernel whose tmpfs defaults to huge or large pages fills a small
+      // volume with the first file's first page, and the "full disk" comes too early.
+      let options = "size=\(kilobytes)k,huge=never"
+      guard mount("tmpfs", url.path, "tmpfs", 0, options) == 0 else {
         let code = errno
         try? FileManager.default.removeItem(at: url)
         throw MountFailed(operation: "mount", code: code)
