@@ -189,7 +189,8 @@ two_boards_on_a_server() {
   done
   [ -n "$port" ] || { echo "board-e2e: board-server did not start"; cat "$work/server.log"; return 1; }
   local url="http://127.0.0.1:$port"
-  if printf 'column add Todo\n' | "$board" --server "$url" --lines >"$work/refused.out" \
+  if printf 'column add Todo\n' | "$board" --server "$url" --db "$work/refused-replica.sqlite" \
+    --lines >"$work/refused.out" \
     2>"$work/refused.err"; then
     echo "board-e2e: a board without the server's token loaded the board"
     return 1
@@ -200,12 +201,12 @@ two_boards_on_a_server() {
     return 1
   }
   printf 'column add Todo\ncolumn add Doing\ncolumn add Done\n' |
-    BOARD_SERVER_TOKEN=$token "$board" --server "$url" --lines --log "$work/lines.log" \
-      >"$work/lines.out" || return 1
+    BOARD_SERVER_TOKEN=$token "$board" --server "$url" --db "$work/lines-replica.sqlite" --lines \
+      --log "$work/lines.log" >"$work/lines.out" || return 1
   local session
   for session in here there; do
     tm new-session -d -s "$session" -x 100 -y 30 \
-      "BOARD_SERVER_TOKEN=$token $board --server '$url' --log '$work/$session.log'; echo \"exit status \$?\"; sleep 600"
+      "BOARD_SERVER_TOKEN=$token $board --server '$url' --db '$work/$session-replica.sqlite' --log '$work/$session.log'; echo \"exit status \$?\"; sleep 600"
     target=$session
     wait_for "ReduxKit board · Board" || return 1
     wait_for "synced" || return 1
@@ -227,6 +228,77 @@ two_boards_on_a_server() {
     keys q
     wait_for "exit status 0" || return 1
   done
+  target=board
+}
+
+# Starts board-server on the SQLite file $1 at port $2 (0: any), in the background
+# ($server_pid, its address in $server_url).
+start_board_server() {
+  "$board_server" --port "$2" --sqlite "$1" >"$work/server.out" 2>>"$work/server.log" &
+  server_pid=$!
+  local port="" deadline=$((SECONDS + 20))
+  while [ -z "$port" ] && [ $SECONDS -lt $deadline ]; do
+    port=$(sed -n 's/.*listening on .*:\([0-9]*\)$/\1/p' "$work/server.out")
+    [ -n "$port" ] || sleep 0.05
+  done
+  [ -n "$port" ] || { echo "board-e2e: board-server did not start"; cat "$work/server.log"; return 1; }
+  server_url="http://127.0.0.1:$port"
+}
+
+# Offline first: the server is killed (-9) under a board, which keeps taking cards and says
+# how many wait to be sent; the board itself is killed (-9) while offline and started again
+# from its file, still offline, the cards there; the server comes back on its port, and the
+# board sends them: the server holds every card the board said it saved.
+offline_through_two_kills() {
+  if [ ! -x "$board_server" ]; then
+    swift build --package-path Examples/BoardServer --product board-server >/dev/null || return 1
+  fi
+  start_board_server "$work/offline-server.sqlite" 0 || return 1
+  local url=$server_url port=${server_url##*:}
+  printf 'column add Todo\ncolumn add Done\n' |
+    "$board" --server "$url" --db "$work/offline-setup.sqlite" --lines >/dev/null || return 1
+  local replica="$work/offline-replica.sqlite"
+  target=offline
+  tm new-session -d -s offline -x 100 -y 30 \
+    "$board --server '$url' --db '$replica' --log '$work/offline.log'; echo \"exit status \$?\"; sleep 600"
+  wait_for "Todo (0)" || return 1
+  wait_for "synced" || return 1
+  add_card "Sent at once" 1 || return 1
+  wait_for "synced" || return 1
+  kill -9 "$server_pid"
+  wait "$server_pid" 2>/dev/null
+  server_pid=
+  add_card "Offline one" 2 || return 1
+  wait_for "offline — 1 change(s) to send" || return 1
+  add_card "Offline two" 3 || return 1
+  wait_for "offline — 2 change(s) to send" || return 1
+  # kill -9 the board itself: the pane's shell reports it.
+  local shell board_pid
+  shell=$(tm display-message -p -t offline '#{pane_pid}')
+  board_pid=$(pgrep -P "$shell" -x board || pgrep -P "$shell")
+  kill -9 "$board_pid"
+  wait_for "exit status 137" || return 1
+  tm kill-session -t offline
+  tm new-session -d -s offline -x 100 -y 30 \
+    "$board --server '$url' --db '$replica' --log '$work/offline.log'; echo \"exit status \$?\"; sleep 600"
+  wait_for "Offline two" || return 1
+  wait_for "offline — 2 change(s) to send" || return 1
+  start_board_server "$work/offline-server.sqlite" "$port" || return 1
+  wait_for "synced" || return 1
+  keys q
+  wait_for "exit status 0" || return 1
+  local listing
+  listing=$(echo "list" | "$board" --server "$url" --db "$work/offline-check.sqlite" --lines) || return 1
+  for title in "Sent at once" "Offline one" "Offline two"; do
+    grep -q "$title" <<< "$listing" || {
+      echo "board-e2e: the server lacks \"$title\"; a new board lists:"
+      echo "$listing"
+      return 1
+    }
+  done
+  kill "$server_pid"
+  wait "$server_pid" 2>/dev/null
+  server_pid=
   target=board
 }
 
@@ -468,6 +540,7 @@ scenario "kill -9 after a save is shown loses nothing" killed_after_save
 scenario "SIGTERM right after a change saves it" terminated_before_the_debounce
 scenario "a terminal narrower than the layout, then wide again" narrow_terminal
 scenario "two boards on one board-server show each other's changes" two_boards_on_a_server
+scenario "offline: the server and the board killed, nothing the board saved is lost" offline_through_two_kills
 scenario "two boards in line mode on one file: 200 adds, 200 cards" two_boards_in_line_mode_on_one_file
 scenario "two boards on one file: each shows the other's changes, a lost edit is said" two_boards_on_one_file
 scenario "board --devtools: a jump shows a past board, resume the present; inspected" devtools_time_travel

@@ -20,7 +20,10 @@ struct BoardApp: AsyncParsableCommand {
 
   @Option(
     name: .customLong("db"),
-    help: "The board's SQLite file (default: $XDG_DATA_HOME/reduxkit-board/board.sqlite).")
+    help: """
+      The board's SQLite file (default: $XDG_DATA_HOME/reduxkit-board/board.sqlite; with \
+      --server, server-HOST-PORT.sqlite beside it).
+      """)
   var databasePath: String?
 
   @Option(
@@ -41,7 +44,8 @@ struct BoardApp: AsyncParsableCommand {
     name: .customLong("server"),
     help: """
       Use the board a board-server keeps (http://HOST:PORT), shared with its other clients, \
-      instead of the SQLite file: changes show at once and are sent; others' changes appear \
+      kept in a file of this machine too: changes are saved there at once and sent when the \
+      server can be reached (offline, the board starts from the file); others' changes appear \
       as they happen. A server that wants a token reads it from BOARD_SERVER_TOKEN.
       """)
   var server: String?
@@ -94,13 +98,16 @@ struct BoardApp: AsyncParsableCommand {
 
   func run() async throws {
     let status = await BoardLauncher(
-      databasePath: databasePath ?? BoardDatabase.defaultPath(), logPath: logPath,
-      deepLink: deepLink, forcesLineMode: forcesLineMode, server: server.flatMap(URL.init(string:)),
+      databasePath: databasePath
+        ?? serverURL.map { BoardReplica.defaultPath(server: $0) } ?? BoardDatabase.defaultPath(),
+      logPath: logPath, deepLink: deepLink, forcesLineMode: forcesLineMode, server: serverURL,
       serverToken: ProcessInfo.processInfo.environment["BOARD_SERVER_TOKEN"],
       devTools: try makeDevTools()
     ).launch()
     if status != 0 { throw ExitCode(status) }
   }
+
+  private var serverURL: URL? { server.flatMap(URL.init(string:)) }
 
   private func makeDevTools() throws -> BoardDevTools? {
     guard devTools != nil || recordPath != nil else { return nil }

@@ -67,9 +67,11 @@ package struct BoardLauncher {
   ///   not be opened.
   package func launch() async -> Int32 {
     do {
-      try FileManager.default.createDirectory(
-        atPath: (databasePath as NSString).deletingLastPathComponent,
-        withIntermediateDirectories: true)
+      // NB: `--db board.sqlite` names a file of the current folder, which exists.
+      let folder = (databasePath as NSString).deletingLastPathComponent
+      if !folder.isEmpty {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      }
     } catch {
       printError("board: cannot create the folder of \(databasePath): \(error)")
       return 2
@@ -134,12 +136,15 @@ package struct BoardLauncher {
     return status
   }
 
-  /// The board a server keeps: every change is sent at once; nothing is kept here.
+  /// The board a server keeps, replicated in the file at `databasePath`: it starts from the
+  /// file when the server cannot be reached, and sends what was saved when it can.
   private func launch(server: URL, logger: Logger) async -> Int32 {
     let session: BoardSession
     do {
+      let http = HTTPBoardServer(baseURL: server, token: serverToken)
       session = try await BoardSession.connect(
-        to: HTTPBoardServer(baseURL: server, token: serverToken), logger: logger)
+        replicaAt: databasePath, remote: http,
+        changes: { tag in try await http.changes(after: tag) }, logger: logger)
     } catch {
       printError("board: cannot load the board from \(server.absoluteString): \(error)")
       return 2

@@ -14,8 +14,9 @@ package final class BoardSession {
     /// A SQLite file of this machine: every change is saved by the persistence middleware,
     /// and the changes other boards make to the file arrive through its feed.
     case local(BoardDatabase)
-    /// A board server (`board --server URL`): every change is a request, shown at once.
-    case server(BoardServerSync)
+    /// A board server (`board --server URL`), replicated in a file of this machine: every
+    /// change is saved there first, and sent when the server can be reached.
+    case server(BoardReplica)
   }
 
   @ObservationIgnored let store: Store<BoardState, BoardAction>
@@ -92,44 +93,54 @@ package final class BoardSession {
     }
   }
 
-  /// The board a server keeps, loaded from it, and followed: the changes other clients make
-  /// show here as they happen.
+  /// The board a server keeps, replicated in the file at `path`: synced once before it is
+  /// shown (when the server can be reached; otherwise the file's board is shown, offline),
+  /// then followed: the changes other clients make show here as they happen.
   ///
   /// - Parameters:
-  ///   - server: The server.
-  ///   - clock: The clock of the query cache and of the reconnection delays.
+  ///   - path: The replica's file (created when missing).
+  ///   - remote: The server's sync routes.
+  ///   - changes: The server's change feed, if it has one (`GET /changes`).
+  ///   - clock: The clock of the query cache and of the delays between attempts.
   ///   - now: The time put on cards.
   ///   - newID: Makes the server's id of a card or column created here.
   ///   - logger: Where refusals and errors go.
-  /// - Throws: ``BoardServerError`` when the server cannot be reached.
+  /// - Throws: `SQLiteDatabaseError` or `SyncError` when the file cannot be opened.
   package static func connect(
-    to server: any BoardServerAPI, clock: any Clock<Duration> = ContinuousClock(),
+    replicaAt path: String, remote: any SyncRemote,
+    changes: (@Sendable (String?) async throws -> String)? = nil,
+    clock: any Clock<Duration> = ContinuousClock(),
     now: @escaping @Sendable () -> Date = Date.init,
     newID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
     logger: Logger
   ) async throws -> BoardSession {
-    let client = QueryClient(clock: clock, logger: logger)
-    let sync = BoardServerSync(
-      api: server, client: client, clock: clock, newID: newID, logger: logger)
-    let (columns, cards) = sync.localBoard(try await sync.load())
+    let replica = try await BoardReplica(
+      path: path, remote: remote, changes: changes, clock: clock, newID: newID, logger: logger)
+    await replica.sync()
+    if let refusal = replica.refusal {
+      await replica.stop()
+      throw refusal
+    }
+    let (columns, cards) = replica.localBoard()
     let session = BoardSession(
-      state: BoardState(columns: columns, cards: cards), sync: sync, client: client, now: now,
-      logger: logger)
-    await sync.follow(into: session.store)
+      state: BoardState(columns: columns, cards: cards), replica: replica,
+      client: QueryClient(clock: clock, logger: logger), now: now, logger: logger)
+    replica.follow(into: session.store)
     return session
   }
 
   private init(
-    state: BoardState, sync: BoardServerSync, client: QueryClient,
+    state: BoardState, replica: BoardReplica, client: QueryClient,
     now: @escaping @Sendable () -> Date, logger: Logger
   ) {
-    storage = .server(sync)
+    storage = .server(replica)
     self.logger = logger
     self.now = now
     recorder = nil
     travel = nil
     queries = BoardQueries(state: state, client: client, logger: logger)
-    // NB: no undo history (the server keeps none) and no persistence: the last reducer drops
+    // NB: no undo history (the server keeps none) and no persistence (the replica saves the
+    // changes): the last reducer drops
     // the changes the query invalidation has read.
     let discardChanges = AnyReducer<BoardState, BoardAction>(id: "discardChanges") { context in
       _ = context.state.cards.drainChanges()
@@ -147,7 +158,7 @@ package final class BoardSession {
     case .local(let database):
       database.stopFollowing()
       try await database.persistence.shutdown()
-    case .server(let sync): await sync.stop()
+    case .server(let replica): await replica.stop()
     }
     store.shutdown()
   }
@@ -234,6 +245,14 @@ package final class BoardSession {
       guard count == 0 else { throw CommandError.columnNotEmpty(column.name, cards: count) }
       return try await change(
         waitsForSave, .deleteColumn(id: column.id), "deleted column \(column.name)")
+    case .resolve(let id, let keepingMine):
+      guard case .server(let replica) = storage else {
+        return .info("conflicts with a server are settled with --server only")
+      }
+      if let problem = await replica.resolve(card: id, keepingMine: keepingMine) {
+        return .error(problem)
+      }
+      return .info(keepingMine ? "#\(id): yours is sent" : "#\(id): the server's is kept")
     case .undo where isOnServer, .redo where isOnServer:
       return .info("undo and redo are not available with --server: the server keeps no history")
     case .undo:
@@ -263,7 +282,7 @@ package final class BoardSession {
   var canUndo: Bool { !isOnServer }
 
   /// Dispatches a change and waits until it is saved: "saved" is a promise that a crash
-  /// (even `kill -9`) keeps. On a server, sends it (shown at once) and waits for its answer.
+  /// (even `kill -9`) keeps. On a server, saves it in the replica's file, which sends it.
   ///
   /// - Parameter describe: What was done, in words; read once the action is reduced (an undo says
   ///   what it restored).
@@ -274,18 +293,12 @@ package final class BoardSession {
     let persistence: PersistenceMiddleware<BoardState>
     switch storage {
     case .local(let database): persistence = database.persistence
-    case .server(let sync):
+    case .server(let replica):
       let done = describe()
-      guard waitsForSave else {
-        // NB: the full screen shows the change at once and the answer in the status line; a
-        // refusal also becomes the last reply.
-        Task {
-          if let error = await sync.send(action) { self.refused("\(done): not saved: \(error)") }
-        }
-        return .info(done)
-      }
-      if let error = await sync.send(action) { return .error("\(done): not saved: \(error)") }
-      return .info("\(done) (saved)")
+      if let error = await replica.save(action) { return .error("\(done): \(error)") }
+      guard waitsForSave else { return .info(done) }
+      guard replica.isOffline else { return .info("\(done) (saved)") }
+      return .info("\(done) (saved; offline — \(replica.pendingChanges) change(s) to send)")
     }
     let (_, outcome) = await store.dispatchWithOutcome(action)
     let done = describe()

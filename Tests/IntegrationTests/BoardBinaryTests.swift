@@ -34,11 +34,13 @@ import Testing
   }
 
   /// Runs `board` with `arguments`, feeding it `input`; returns its status and output.
-  func run(_ arguments: [String], input: String) throws -> (status: Int32, out: String, err: String)
-  {
+  func run(_ arguments: [String], input: String, in folder: URL? = nil) throws -> (
+    status: Int32, out: String, err: String
+  ) {
     let process = Process()
     process.executableURL = try Self.binary()
     process.arguments = arguments
+    process.currentDirectoryURL = folder
     let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
     process.standardInput = stdin
     process.standardOutput = stdout
@@ -50,6 +52,15 @@ import Testing
     let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return (process.terminationStatus, out, err)
+  }
+
+  @Test func aFileNamedWithoutAFolderIsOneOfTheCurrentFolder() throws {
+    let folder = URL(fileURLWithPath: (databasePath as NSString).deletingLastPathComponent)
+    let result = try run(["--db", "here.sqlite"], input: "add Todo Here\n", in: folder)
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out.contains(#"added #1 "Here" to Todo (saved)"#))
+    #expect(
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("here.sqlite").path))
   }
 
   @Test func aScriptedSessionIsSavedAndShownAgainAtTheNextStart() throws {

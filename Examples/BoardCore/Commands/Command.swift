@@ -16,6 +16,9 @@ package enum Command: Equatable {
   case deleteColumn(String)
   case undo
   case redo
+  /// Settles a conflict with the server (`board --server`) on a card: `mine` sends the card as
+  /// it is here over the server's, otherwise the server's replaces it here.
+  case resolve(card: Int, keepingMine: Bool)
   case help
   case quit
 
@@ -35,6 +38,7 @@ package enum Command: Equatable {
       stats                        cards per column and per tag
       column add NAME | column rename OLD NEW | column delete NAME
       undo | redo                  step back or forward through your changes
+      keep CARD | theirs CARD      with --server: settle a conflict with yours or the server's
       help | quit
     """
 }

@@ -1,12 +1,13 @@
 package import Foundation
+package import ReduxKit
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// ``BoardServerAPI`` over HTTP, with `URLSession` (FoundationNetworking on Linux: no package
-/// to build).
-package struct HTTPBoardServer: BoardServerAPI {
+/// `board-server`'s sync routes (a `SyncRemote`) and its change feed over HTTP, with
+/// `URLSession` (FoundationNetworking on Linux: no package to build).
+package struct HTTPBoardServer: SyncRemote {
   package let baseURL: URL
   private let session: URLSession
   /// The longest a request waits for an answer; the long poll gets the server's bound on top.
@@ -39,14 +40,6 @@ package struct HTTPBoardServer: BoardServerAPI {
     session = URLSession(configuration: configuration)
   }
 
-  package func board() async throws(BoardServerError) -> ServerBoard {
-    // NB: the cards first: a column is deleted only once empty, so the columns read after
-    // them hold every card's column.
-    let cards = try await send("GET", "cards", as: [ServerCard].self)
-    let columns = try await send("GET", "columns", as: [ServerColumn].self)
-    return ServerBoard(columns: columns, cards: cards)
-  }
-
   package func changes(after tag: String?) async throws(BoardServerError) -> String {
     let query =
       tag.map {
@@ -56,64 +49,37 @@ package struct HTTPBoardServer: BoardServerAPI {
     return try await send("GET", "changes" + query, extraTime: 25, as: BoardTag.self).tag
   }
 
-  package func createColumn(id: String, name: String) async throws(BoardServerError)
-    -> ServerColumn
-  {
-    try await send("POST", "columns", body: NewColumn(id: id, name: name), as: ServerColumn.self)
-  }
+  // MARK: - Sync
 
-  package func renameColumn(id: String, tag: String, name: String) async throws(BoardServerError)
-    -> ServerColumn
-  {
+  package func push(_ changes: [SyncChange], from replica: String) async throws -> [SyncOutcome] {
     try await send(
-      "PUT", "columns/\(id)", ifMatch: tag, body: ColumnName(name: name), as: ServerColumn.self)
+      "POST", "sync/push", body: SyncPush(replica: replica, changes: changes),
+      as: [SyncOutcome].self)
   }
 
-  package func deleteColumn(id: String, tag: String) async throws(BoardServerError) {
-    _ = try await send("DELETE", "columns/\(id)", ifMatch: tag, as: Nothing.self)
-  }
-
-  package func createCard(_ card: ServerCard) async throws(BoardServerError) -> ServerCard {
-    let new = NewCard(
-      id: card.id, columnID: card.columnID, title: card.title, notes: card.notes,
-      tags: card.tags, due: card.due)
-    return try await send("POST", "cards", body: new, as: ServerCard.self)
-  }
-
-  package func updateCard(id: String, tag: String, _ change: ServerCardChange)
-    async throws(BoardServerError) -> ServerCard
-  {
-    try await send("PUT", "cards/\(id)", ifMatch: tag, body: change, as: ServerCard.self)
-  }
-
-  package func deleteCard(id: String, tag: String) async throws(BoardServerError) {
-    _ = try await send("DELETE", "cards/\(id)", ifMatch: tag, as: Nothing.self)
+  package func pull(after cursor: String?, limit: Int) async throws -> SyncPage {
+    let after =
+      cursor.map {
+        "&after=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+      } ?? ""
+    return try await send("GET", "sync/pull?limit=\(limit)" + after, as: SyncPage.self)
   }
 
   // MARK: - Requests
 
+  private struct SyncPush: Encodable {
+    let replica: String
+    let changes: [SyncChange]
+  }
+
   private struct BoardTag: Decodable { let tag: String }
-  private struct Nothing: Decodable {}
-  private struct ColumnName: Encodable { let name: String }
-  private struct NewColumn: Encodable {
-    let id: String
-    let name: String
-  }
-  private struct NewCard: Encodable {
-    let id: String
-    let columnID: String
-    let title: String
-    let notes: String
-    let tags: [String]
-    let due: Date?
-  }
   private struct Problem: Decodable {
     let error: Detail?
     struct Detail: Decodable { let message: String? }
   }
 
   private func send<Reply: Decodable>(
-    _ method: String, _ path: String, ifMatch: String? = nil,
+    _ method: String, _ path: String,
     body: (some Encodable)? = nil as Never?,
     extraTime: TimeInterval = 0, as: Reply.Type
   ) async throws(BoardServerError) -> Reply {
@@ -129,7 +95,6 @@ package struct HTTPBoardServer: BoardServerAPI {
     request.setValue("application/json", forHTTPHeaderField: "Accept")
     if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     request.setValue(clientName, forHTTPHeaderField: "X-Board-Client")
-    if let ifMatch { request.setValue(ifMatch, forHTTPHeaderField: "If-Match") }
     let data: Data
     let response: URLResponse
     do {
@@ -144,13 +109,11 @@ package struct HTTPBoardServer: BoardServerAPI {
     let status = (response as? HTTPURLResponse)?.statusCode ?? 0
     switch status {
     case 200..<300:
-      if data.isEmpty, let nothing = Nothing() as? Reply { return nothing }
       do {
         return try Self.decoder.decode(Reply.self, from: data)
       } catch {
         throw .server(status: status, message: "an answer the board cannot read: \(error)")
       }
-    case 412: throw .changedElsewhere
     case 404: throw .gone
     case 400..<500:
       throw .refused(status: status, message: Self.message(in: data))

@@ -52,11 +52,14 @@ enum StatusLine {
     return ("\(reply.text) · last refused: \(problem.trimmingPrefix("error: "))", false)
   }
 
-  /// Writes under way, the last refusal, whether the server can be reached.
-  static func server(_ sync: BoardServerSync) -> (text: String, isProblem: Bool) {
-    if let problem = sync.feedProblem { return ("offline (retrying): \(problem)", true) }
-    if sync.writesInFlight > 0 { return ("sending \(sync.writesInFlight) change(s)…", false) }
-    if let problem = sync.writeProblem { return ("not saved: \(problem)", true) }
+  /// A conflict waiting, whether the server can be reached, the changes it does not have yet.
+  static func server(_ replica: BoardReplica) -> (text: String, isProblem: Bool) {
+    if let conflict = replica.conflictSummary { return (conflict, true) }
+    if replica.isOffline {
+      return ("offline — \(replica.pendingChanges) change(s) to send", true)
+    }
+    if replica.pendingChanges > 0 { return ("sending \(replica.pendingChanges) change(s)…", false) }
+    if let problem = replica.syncProblem { return ("not synced: \(problem)", true) }
     return ("synced", false)
   }
 
