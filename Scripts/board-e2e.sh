@@ -34,9 +34,13 @@ passed=0
 failed=0
 tm() { tmux -S "$socket" "$@"; }
 server_pid=
+server_pids=()
+database=
 cleanup() {
   tm kill-server 2>/dev/null
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+  for pid in "${server_pids[@]}"; do { kill -9 "$pid" && wait "$pid"; } 2>/dev/null; done
+  [ -n "$database" ] && psql "$REDUXKIT_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -231,18 +235,29 @@ two_boards_on_a_server() {
   target=board
 }
 
-# Starts board-server on the SQLite file $1 at port $2 (0: any), in the background
-# ($server_pid, its address in $server_url).
+# Starts board-server instance $1 at port $2 (0: any) in the background, on the SQLite file
+# $work/$1.sqlite, or on PostgreSQL with DATABASE_URL=... as $3; its pid is $server_pid (and
+# in $server_pids), its address $server_url.
 start_board_server() {
-  "$board_server" --port "$2" --sqlite "$1" >"$work/server.out" 2>>"$work/server.log" &
+  env ${3:+"$3"} "$board_server" --port "$2" --instance "$1" --sqlite "$work/$1.sqlite" \
+    >"$work/$1.out" 2>>"$work/$1.log" &
   server_pid=$!
-  local port="" deadline=$((SECONDS + 20))
+  server_pids+=("$server_pid")
+  local port="" deadline=$((SECONDS + 30))
   while [ -z "$port" ] && [ $SECONDS -lt $deadline ]; do
-    port=$(sed -n 's/.*listening on .*:\([0-9]*\)$/\1/p' "$work/server.out")
+    port=$(sed -n 's/.*listening on .*:\([0-9]*\)$/\1/p' "$work/$1.out")
     [ -n "$port" ] || sleep 0.05
   done
-  [ -n "$port" ] || { echo "board-e2e: board-server did not start"; cat "$work/server.log"; return 1; }
+  [ -n "$port" ] || { echo "board-e2e: board-server $1 did not start"; cat "$work/$1.log"; return 1; }
   server_url="http://127.0.0.1:$port"
+}
+
+# Kills the board process of tmux session $1 with SIGKILL; its shell says so.
+kill_board_in() {
+  local shell board_pid
+  shell=$(tm display-message -p -t "$1" '#{pane_pid}')
+  board_pid=$(pgrep -P "$shell" -x board || pgrep -P "$shell")
+  kill -9 "$board_pid"
 }
 
 # Offline first: the server is killed (-9) under a board, which keeps taking cards and says
@@ -253,7 +268,7 @@ offline_through_two_kills() {
   if [ ! -x "$board_server" ]; then
     swift build --package-path Examples/BoardServer --product board-server >/dev/null || return 1
   fi
-  start_board_server "$work/offline-server.sqlite" 0 || return 1
+  start_board_server offline-server 0 || return 1
   local url=$server_url port=${server_url##*:}
   printf 'column add Todo\ncolumn add Done\n' |
     "$board" --server "$url" --db "$work/offline-setup.sqlite" --lines >/dev/null || return 1
@@ -272,18 +287,14 @@ offline_through_two_kills() {
   wait_for "offline — 1 change(s) to send" || return 1
   add_card "Offline two" 3 || return 1
   wait_for "offline — 2 change(s) to send" || return 1
-  # kill -9 the board itself: the pane's shell reports it.
-  local shell board_pid
-  shell=$(tm display-message -p -t offline '#{pane_pid}')
-  board_pid=$(pgrep -P "$shell" -x board || pgrep -P "$shell")
-  kill -9 "$board_pid"
+  kill_board_in offline
   wait_for "exit status 137" || return 1
   tm kill-session -t offline
   tm new-session -d -s offline -x 100 -y 30 \
     "$board --server '$url' --db '$replica' --log '$work/offline.log'; echo \"exit status \$?\"; sleep 600"
   wait_for "Offline two" || return 1
   wait_for "offline — 2 change(s) to send" || return 1
-  start_board_server "$work/offline-server.sqlite" "$port" || return 1
+  start_board_server offline-server "$port" || return 1
   wait_for "synced" || return 1
   keys q
   wait_for "exit status 0" || return 1
@@ -300,6 +311,100 @@ offline_through_two_kills() {
   wait "$server_pid" 2>/dev/null
   server_pid=
   target=board
+}
+
+# Two boards on two board-server instances over one PostgreSQL database (the tests' own,
+# REDUXKIT_POSTGRES_URL; skipped without it): the first board's server is killed (-9); that
+# board edits a card offline while the second board deletes it, and adds another; the first
+# board is killed (-9) while offline and started again from its file; its server comes back on
+# its port. Every card the first board saved is in the database, its edit of the deleted card
+# is shown as a conflict and kept on the board until K sends it, and both boards converge.
+two_boards_two_servers_and_kills() {
+  if [ -z "${REDUXKIT_POSTGRES_URL:-}" ]; then
+    echo "board-e2e: no PostgreSQL (REDUXKIT_POSTGRES_URL unset): two servers skipped"
+    return 0
+  fi
+  if [ ! -x "$board_server" ]; then
+    swift build --package-path Examples/BoardServer --product board-server >/dev/null || return 1
+  fi
+  database="board_e2e_$$"
+  psql "$REDUXKIT_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null || return 1
+  local url="DATABASE_URL=${REDUXKIT_POSTGRES_URL%/*}/$database"
+  start_board_server pg-a 0 "$url" || return 1
+  local a=$server_url a_pid=$server_pid
+  start_board_server pg-b 0 "$url" || return 1
+  local b=$server_url
+  printf 'column add Todo\ncolumn add Done\n' |
+    "$board" --server "$a" --db "$work/pg-setup.sqlite" --lines >/dev/null || return 1
+  local session
+  for session in pg-here pg-there; do
+    local server=$a
+    [ "$session" = pg-there ] && server=$b
+    tm new-session -d -s "$session" -x 120 -y 30 \
+      "$board --server '$server' --db '$work/$session.sqlite' --log '$work/$session.log'; echo \"exit status \$?\"; sleep 600"
+    target=$session
+    wait_for "Todo (0)" || return 1
+  done
+  target=pg-here
+  add_card "Shared" 1 || return 1
+  add_card "Kept here" 2 || return 1
+  wait_for "synced" || return 1
+  target=pg-there
+  wait_for "#2 Kept here" || return 1
+
+  kill -9 "$a_pid"
+  wait "$a_pid" 2>/dev/null
+  target=pg-here
+  keys g e
+  wait_for "Title:  Shared" || return 1
+  keys BSpace BSpace BSpace BSpace BSpace BSpace
+  wait_for "Title:" "Title: *$" || return 1
+  type_text "Edited offline"
+  keys Enter
+  wait_for "#1 Edited offline" || return 1
+  wait_for "offline — 1 change(s) to send" || return 1
+  add_card "Made offline" 3 || return 1
+  wait_for "offline — 2 change(s) to send" || return 1
+  # The other board deletes the card this one edits.
+  target=pg-there
+  keys g d
+  wait_for 'delete #1 "Shared"?' || return 1
+  keys y
+  wait_for 'deleted #1 "Shared"' || return 1
+  wait_for "synced" || return 1
+
+  kill_board_in pg-here
+  target=pg-here
+  wait_for "exit status 137" || return 1
+  tm kill-session -t pg-here
+  tm new-session -d -s pg-here -x 120 -y 30 \
+    "$board --server '$a' --db '$work/pg-here.sqlite' --log '$work/pg-here.log'; echo \"exit status \$?\"; sleep 600"
+  wait_for "Made offline" || return 1
+  wait_for "offline — 2 change(s) to send" || return 1
+  start_board_server pg-a "${a##*:}" "$url" || return 1
+  wait_for "conflict: #1 deleted on the server, yours kept here" || return 1
+  wait_for "#1 Edited offline" || return 1
+  target=pg-there
+  wait_for "#3 Made offline" || return 1
+  target=pg-here
+  keys K
+  wait_for "synced" || return 1
+  target=pg-there
+  wait_for "Edited offline" || return 1
+  for session in pg-here pg-there; do
+    target=$session
+    [ -n "${BOARD_E2E_SHOW:-}" ] && screen
+    keys q
+    wait_for "exit status 0" || return 1
+  done
+  target=board
+  local titles
+  titles=$(psql "${REDUXKIT_POSTGRES_URL%/*}/$database" -Atc "SELECT title FROM cards ORDER BY title") || return 1
+  [ "$titles" = $'Edited offline\nKept here\nMade offline' ] || {
+    echo "board-e2e: the database holds:"
+    echo "$titles"
+    return 1
+  }
 }
 
 # Two boards in line mode on one file, fed 100 adds each and started together (two scripts,
@@ -541,6 +646,7 @@ scenario "SIGTERM right after a change saves it" terminated_before_the_debounce
 scenario "a terminal narrower than the layout, then wide again" narrow_terminal
 scenario "two boards on one board-server show each other's changes" two_boards_on_a_server
 scenario "offline: the server and the board killed, nothing the board saved is lost" offline_through_two_kills
+scenario "two boards, two servers on PostgreSQL, both killed: nothing saved is lost" two_boards_two_servers_and_kills
 scenario "two boards in line mode on one file: 200 adds, 200 cards" two_boards_in_line_mode_on_one_file
 scenario "two boards on one file: each shows the other's changes, a lost edit is said" two_boards_on_one_file
 scenario "board --devtools: a jump shows a past board, resume the present; inspected" devtools_time_travel

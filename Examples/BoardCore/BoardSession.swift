@@ -245,6 +245,15 @@ package final class BoardSession {
       guard count == 0 else { throw CommandError.columnNotEmpty(column.name, cards: count) }
       return try await change(
         waitsForSave, .deleteColumn(id: column.id), "deleted column \(column.name)")
+    case .status:
+      switch storage {
+      case .local(let database):
+        return .info(StatusLine.persistence(database.persistence.status).text)
+      case .server(let replica):
+        let status = StatusLine.server(replica).text
+        guard let card = replica.firstConflictCard else { return .info(status) }
+        return .info(status + " (keep \(card) sends yours, theirs \(card) takes the server's)")
+      }
     case .resolve(let id, let keepingMine):
       guard case .server(let replica) = storage else {
         return .info("conflicts with a server are settled with --server only")

@@ -86,6 +86,7 @@ import Testing
     #expect(try await replica(session).sync() == false)
     #expect(try replica(session).pendingChanges == 2)
     #expect(try StatusLine.server(replica(session)) == ("offline — 2 change(s) to send", true))
+    #expect(try await run(session, "status").text == "offline — 2 change(s) to send")
     #expect(
       try await run(session, "add Done Offline two").text
         == #"added #3 "Offline two" to Done (saved; offline — 3 change(s) to send)"#)
@@ -141,7 +142,13 @@ import Testing
     #expect(session.board.cards[1]?.title == "My offline edit")
     let status = try StatusLine.server(replica(session))
     #expect(status.isProblem)
-    #expect(status.text.hasPrefix("conflict: #1 deleted on the server, yours kept here"))
+    #expect(
+      status.text
+        == "conflict: #1 deleted on the server, yours kept here · K sends yours, T takes theirs")
+    #expect(
+      try await run(session, "status").text
+        == "conflict: #1 deleted on the server, yours kept here · K sends yours, T takes theirs"
+        + " (keep 1 sends yours, theirs 1 takes the server's)")
     #expect(await remote.rows(of: "cards")["a"] == nil)
 
     // Keeping it sends it again.

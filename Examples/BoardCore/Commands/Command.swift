@@ -11,6 +11,9 @@ package enum Command: Equatable {
   case list(column: String?)
   case search(String)
   case stats
+  /// Whether everything is saved (with `--server`: sent, or how many changes wait, and the
+  /// conflicts).
+  case status
   case addColumn(String)
   case renameColumn(from: String, to: String)
   case deleteColumn(String)
@@ -36,6 +39,7 @@ package enum Command: Equatable {
       list [COLUMN]                the board, or one column
       search TEXT...               cards whose title, notes or tags contain the text
       stats                        cards per column and per tag
+      status                       saved? with --server: sent, offline, conflicts
       column add NAME | column rename OLD NEW | column delete NAME
       undo | redo                  step back or forward through your changes
       keep CARD | theirs CARD      with --server: settle a conflict with yours or the server's

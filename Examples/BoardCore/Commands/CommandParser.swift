@@ -67,7 +67,8 @@ enum CommandParser {
       return try column(arguments)
     default:
       let commands: [String: Command] = [
-        "stats": .stats, "undo": .undo, "u": .undo, "redo": .redo, "r": .redo, "help": .help,
+        "stats": .stats, "status": .status, "undo": .undo, "u": .undo, "redo": .redo, "r": .redo,
+        "help": .help,
         "?": .help, "quit": .quit, "exit": .quit, "q": .quit,
       ]
       guard let command = commands[name] else { throw .unknownCommand(words[0]) }

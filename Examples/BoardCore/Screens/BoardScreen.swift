@@ -114,6 +114,13 @@ struct BoardScreen: FeatureReducer {
       return run(.undo)
     case .character("r"):
       return run(.redo)
+    case .character("K"), .character("T"):
+      guard case .server(let replica) = session.storage, let card = replica.firstConflictCard
+      else {
+        state.notice = "no conflict with the server to settle"
+        return .none
+      }
+      return run(.resolve(card: card, keepingMine: key == .character("K")))
     case .character("?"):
       state.help = HelpScreen.State()
       route(

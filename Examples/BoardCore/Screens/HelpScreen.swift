@@ -30,6 +30,7 @@ package struct HelpScreen: FeatureReducer {
     ("d then y", "delete the card"),
     ("/", "search as you type (Enter opens a result)"),
     ("u / r", "undo / redo"),
+    ("K / T", "with --server, a conflict: send yours / take the server's"),
     ("?", "this help"),
     ("Esc", "back, or cancel a form"),
     ("q or Ctrl-C", "quit (everything is saved first)"),

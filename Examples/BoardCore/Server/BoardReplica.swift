@@ -314,7 +314,7 @@ package final class BoardReplica {
     }
   }
 
-  /// The first conflict waiting, in words, with how to settle it.
+  /// The first conflict waiting, in words.
   var conflictSummary: String? {
     guard let first = conflicts.first?.conflict else { return nil }
     let more = conflicts.count > 1 ? " (+\(conflicts.count - 1) more)" : ""
@@ -322,8 +322,13 @@ package final class BoardReplica {
       return "conflict: \(first.table) \(first.id) changed on the server\(more)"
     }
     let what = first.currentJSON == nil ? "deleted" : "changed"
-    return "conflict: #\(id) \(what) on the server, yours kept here: keep \(id) sends it, "
-      + "theirs \(id) takes the server's\(more)"
+    return "conflict: #\(id) \(what) on the server, yours kept here\(more)"
+  }
+
+  /// The card of the first conflict waiting, if it is a card's.
+  var firstConflictCard: Int? {
+    conflicts.lazy.filter { $0.conflict.table == Self.cards.name }
+      .compactMap { self.ids.number(ofCard: $0.conflict.id) }.first
   }
 
   /// Settles the conflict on card `id`: with `keepingMine`, the card as it is here is sent over

@@ -54,7 +54,10 @@ enum StatusLine {
 
   /// A conflict waiting, whether the server can be reached, the changes it does not have yet.
   static func server(_ replica: BoardReplica) -> (text: String, isProblem: Bool) {
-    if let conflict = replica.conflictSummary { return (conflict, true) }
+    if let conflict = replica.conflictSummary {
+      let keys = replica.firstConflictCard == nil ? "" : " · K sends yours, T takes theirs"
+      return (conflict + keys, true)
+    }
     if replica.isOffline {
       return ("offline — \(replica.pendingChanges) change(s) to send", true)
     }
