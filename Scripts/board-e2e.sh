@@ -36,11 +36,13 @@ tm() { tmux -S "$socket" "$@"; }
 server_pid=
 server_pids=()
 database=
+# NB: psql comes with the server Scripts/postgres.sh installs, on PATH or in its own folder.
+psql=$(command -v psql || ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -n 1)
 cleanup() {
   tm kill-server 2>/dev/null
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
   for pid in "${server_pids[@]}"; do { kill -9 "$pid" && wait "$pid"; } 2>/dev/null; done
-  [ -n "$database" ] && psql "$REDUXKIT_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1
+  [ -n "$database" ] && "$psql" "$REDUXKIT_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS $database WITH (FORCE)" >/dev/null 2>&1
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -328,7 +330,7 @@ two_boards_two_servers_and_kills() {
     swift build --package-path Examples/BoardServer --product board-server >/dev/null || return 1
   fi
   database="board_e2e_$$"
-  psql "$REDUXKIT_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null || return 1
+  "$psql" "$REDUXKIT_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null || return 1
   local url="DATABASE_URL=${REDUXKIT_POSTGRES_URL%/*}/$database"
   start_board_server pg-a 0 "$url" || return 1
   local a=$server_url a_pid=$server_pid
@@ -399,7 +401,7 @@ two_boards_two_servers_and_kills() {
   done
   target=board
   local titles
-  titles=$(psql "${REDUXKIT_POSTGRES_URL%/*}/$database" -Atc "SELECT title FROM cards ORDER BY title") || return 1
+  titles=$("$psql" "${REDUXKIT_POSTGRES_URL%/*}/$database" -Atc "SELECT title FROM cards ORDER BY title") || return 1
   [ "$titles" = $'Edited offline\nKept here\nMade offline' ] || {
     echo "board-e2e: the database holds:"
     echo "$titles"
