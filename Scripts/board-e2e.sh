@@ -46,6 +46,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# NB: test.sh bounds the whole run (timeout): its TERM ends the run through the cleanup.
+trap 'exit 124' TERM
 
 # Starts the board full screen on $1 in a fresh 100x30 session named "board".
 start_on() {
@@ -195,7 +197,7 @@ two_boards_on_a_server() {
   done
   [ -n "$port" ] || { echo "board-e2e: board-server did not start"; cat "$work/server.log"; return 1; }
   local url="http://127.0.0.1:$port"
-  if printf 'column add Todo\n' | "$board" --server "$url" --db "$work/refused-replica.sqlite" \
+  if printf 'column add Todo\n' | timeout 60 "$board" --server "$url" --db "$work/refused-replica.sqlite" \
     --lines >"$work/refused.out" \
     2>"$work/refused.err"; then
     echo "board-e2e: a board without the server's token loaded the board"
@@ -207,7 +209,7 @@ two_boards_on_a_server() {
     return 1
   }
   printf 'column add Todo\ncolumn add Doing\ncolumn add Done\n' |
-    BOARD_SERVER_TOKEN=$token "$board" --server "$url" --db "$work/lines-replica.sqlite" --lines \
+    BOARD_SERVER_TOKEN=$token timeout 60 "$board" --server "$url" --db "$work/lines-replica.sqlite" --lines \
       --log "$work/lines.log" >"$work/lines.out" || return 1
   local session
   for session in here there; do
@@ -273,7 +275,7 @@ offline_through_two_kills() {
   start_board_server offline-server 0 || return 1
   local url=$server_url port=${server_url##*:}
   printf 'column add Todo\ncolumn add Done\n' |
-    "$board" --server "$url" --db "$work/offline-setup.sqlite" --lines >/dev/null || return 1
+    timeout 60 "$board" --server "$url" --db "$work/offline-setup.sqlite" --lines >/dev/null || return 1
   local replica="$work/offline-replica.sqlite"
   target=offline
   tm new-session -d -s offline -x 100 -y 30 \
@@ -301,7 +303,7 @@ offline_through_two_kills() {
   keys q
   wait_for "exit status 0" || return 1
   local listing
-  listing=$(echo "list" | "$board" --server "$url" --db "$work/offline-check.sqlite" --lines) || return 1
+  listing=$(echo "list" | timeout 60 "$board" --server "$url" --db "$work/offline-check.sqlite" --lines) || return 1
   for title in "Sent at once" "Offline one" "Offline two"; do
     grep -q "$title" <<< "$listing" || {
       echo "board-e2e: the server lacks \"$title\"; a new board lists:"
@@ -337,7 +339,7 @@ two_boards_two_servers_and_kills() {
   start_board_server pg-b 0 "$url" || return 1
   local b=$server_url
   printf 'column add Todo\ncolumn add Done\n' |
-    "$board" --server "$a" --db "$work/pg-setup.sqlite" --lines >/dev/null || return 1
+    timeout 60 "$board" --server "$a" --db "$work/pg-setup.sqlite" --lines >/dev/null || return 1
   local session
   for session in pg-here pg-there; do
     local server=$a

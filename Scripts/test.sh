@@ -125,7 +125,8 @@ run_script() {
 }
 
 # The board end to end in a real terminal (tmux), as a person uses it.
-run_script "board: end to end through tmux" Scripts/board-e2e.sh "$scratch/debug/board" \
+# NB: bounded: a board that does not quit would hold CI until its own limit.
+run_script "board: end to end through tmux" timeout 900 Scripts/board-e2e.sh "$scratch/debug/board" \
   "$scratch/debug/board-server" "$scratch/debug/reduxkit-inspect"
 
 # The DevTools page in headless Chromium, as a person uses it: over the demo app (built with

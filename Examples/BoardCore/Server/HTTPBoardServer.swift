@@ -102,7 +102,7 @@ package struct HTTPBoardServer: SyncRemote {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try Self.encoder.encode(body)
       }
-      (data, response) = try await session.data(for: request)
+      (data, response) = try await Self.load(request, with: session)
     } catch {
       throw .unreachable((error as NSError).localizedDescription)
     }
@@ -119,6 +119,29 @@ package struct HTTPBoardServer: SyncRemote {
       throw .refused(status: status, message: Self.message(in: data))
     default:
       throw .server(status: status, message: Self.message(in: data))
+    }
+  }
+
+  /// The answer to `request`.
+  ///
+  /// NB: through a completion handler, not `URLSession.data(for:)`, whose cancellation handler
+  /// cancels the request while holding the task's status lock and waits for the session's
+  /// queue, where a request that completes at that moment waits for the same lock: a quit
+  /// (`TaskManager.shutdown` cancelling a sync in flight) hung for good. A cancelled task's
+  /// request runs to its answer or its timeout instead.
+  private static func load(_ request: URLRequest, with session: URLSession) async throws -> (
+    Data, URLResponse
+  ) {
+    try await withCheckedThrowingContinuation { continuation in
+      session.dataTask(with: request) { data, response, error in
+        if let error {
+          continuation.resume(throwing: error)
+        } else if let response {
+          continuation.resume(returning: (data ?? Data(), response))
+        } else {
+          continuation.resume(throwing: URLError(.badServerResponse))
+        }
+      }.resume()
     }
   }
 
