@@ -117,6 +117,8 @@ import Testing
   @Test func whatOtherClientsChangeShowsWhenSynced() async throws {
     await seed()
     let session = try await connect()
+    // Cached: a search served again while fresh, until a change invalidates it.
+    #expect(try await run(session, "search elsewhere").text.hasPrefix("no card matches"))
     await remote.write(
       #"{"id":"a","columnID":"done","title":"Renamed elsewhere","notes":"","tags":[],"createdAt":0,"updatedAt":1}"#,
       id: "a", in: "cards", by: "other")
@@ -127,6 +129,8 @@ import Testing
     #expect(
       try await run(session, "list").text
         == "Todo (1)\n  #2 New elsewhere\nDone (1)\n  #1 Renamed elsewhere")
+    // The pulled cards invalidate the search, as a change made here does.
+    #expect(try await run(session, "search elsewhere").text.hasPrefix("2 card(s) match"))
     try await session.shutdown()
   }
 
