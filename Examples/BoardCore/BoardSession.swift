@@ -251,17 +251,15 @@ package final class BoardSession {
         return .info(StatusLine.persistence(database.persistence.status).text)
       case .server(let replica):
         let status = StatusLine.server(replica).text
-        guard let card = replica.firstConflictCard else { return .info(status) }
-        return .info(status + " (keep \(card) sends yours, theirs \(card) takes the server's)")
+        guard replica.conflictSummary != nil else { return .info(status) }
+        return .info(status + " (keep sends yours, theirs takes the server's)")
       }
     case .resolve(let id, let keepingMine):
       guard case .server(let replica) = storage else {
         return .info("conflicts with a server are settled with --server only")
       }
-      if let problem = await replica.resolve(card: id, keepingMine: keepingMine) {
-        return .error(problem)
-      }
-      return .info(keepingMine ? "#\(id): yours is sent" : "#\(id): the server's is kept")
+      let name = try await replica.resolve(card: id, keepingMine: keepingMine)
+      return .info(keepingMine ? "\(name): yours is sent" : "\(name): the server's is kept")
     case .undo where isOnServer, .redo where isOnServer:
       return .info("undo and redo are not available with --server: the server keeps no history")
     case .undo:

@@ -152,7 +152,7 @@ import Testing
     #expect(
       try await run(session, "status").text
         == "conflict: #1 deleted on the server, yours kept here · K sends yours, T takes theirs"
-        + " (keep 1 sends yours, theirs 1 takes the server's)")
+        + " (keep sends yours, theirs takes the server's)")
     #expect(await remote.rows(of: "cards")["a"] == nil)
 
     // Keeping it sends it again.
@@ -179,6 +179,26 @@ import Testing
     #expect(try await run(session, "theirs 1").text == "#1: the server's is kept")
     #expect(session.board.cards[1]?.title == "Theirs")
     #expect(try replica(session).conflicts.isEmpty)
+    try await session.shutdown()
+  }
+
+  @Test func aColumnRenamedOnBothSidesIsAConflictSettledLikeACard() async throws {
+    await seed()
+    let session = try await connect()
+    await remote.setReachable(false)
+    _ = try await run(session, "column rename Todo Later")
+    await remote.setReachable(true)
+    await remote.write(#"{"id":"todo","name":"Soon"}"#, id: "todo", in: "columns", by: "other")
+    #expect(try await replica(session).sync())
+    #expect(
+      try StatusLine.server(replica(session)).text
+        == #"conflict: column "Later" changed on the server, yours kept here · K sends yours, T takes theirs"#
+    )
+    #expect(try await run(session, "keep").text == #"column "Later": yours is sent"#)
+    #expect(try await replica(session).sync())
+    #expect(await remote.rows(of: "columns")["todo"]?.contains("Later") == true)
+    #expect(try await run(session, "keep").text == "error: no conflict with the server waits")
+    #expect(try await run(session, "theirs 1").text == "error: #1 has no conflict with the server")
     try await session.shutdown()
   }
 

@@ -19,9 +19,10 @@ package enum Command: Equatable {
   case deleteColumn(String)
   case undo
   case redo
-  /// Settles a conflict with the server (`board --server`) on a card: `mine` sends the card as
-  /// it is here over the server's, otherwise the server's replaces it here.
-  case resolve(card: Int, keepingMine: Bool)
+  /// Settles a conflict with the server (`board --server`) on a card, or the first one waiting
+  /// (`nil`): `keepingMine` sends the row as it is here over the server's, otherwise the
+  /// server's replaces it here.
+  case resolve(card: Int?, keepingMine: Bool)
   case help
   case quit
 
@@ -42,7 +43,8 @@ package enum Command: Equatable {
       status                       saved? with --server: sent, offline, conflicts
       column add NAME | column rename OLD NEW | column delete NAME
       undo | redo                  step back or forward through your changes
-      keep CARD | theirs CARD      with --server: settle a conflict with yours or the server's
+      keep [CARD] | theirs [CARD]  with --server: settle a conflict (the first one without CARD)
+                                   with yours, or with the server's
       help | quit
     """
 }

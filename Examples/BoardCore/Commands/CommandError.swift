@@ -16,6 +16,8 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
   /// DevTools show a past state (time travel): a change would be made to a board that is not
   /// the present one.
   case pausedByDevTools(at: Int)
+  /// `keep` or `theirs` with no conflict with the server to settle (on that card).
+  case noConflict(card: Int?)
 
   var description: String {
     switch self {
@@ -44,6 +46,8 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
     case .pausedByDevTools(let position):
       "DevTools show the board as after #\(position) (time travel): resume on the DevTools "
         + "page before changing it"
+    case .noConflict(let card):
+      card.map { "#\($0) has no conflict with the server" } ?? "no conflict with the server waits"
     case .badLink(let text):
       "'\(text)' is not a link to a card: use card/ID, as in card/42"
     }

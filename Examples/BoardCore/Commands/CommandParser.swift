@@ -50,9 +50,10 @@ enum CommandParser {
       try nothing(after: 2, usage)
       return .edit(card: id, [.due(try date(text))])
     case "keep", "theirs":
-      let usage = "\(name) CARD"
+      let usage = "\(name) [CARD]"
       try nothing(after: 1, usage)
-      return .resolve(card: try card(usage), keepingMine: name == "keep")
+      return .resolve(
+        card: arguments.isEmpty ? nil : try card(usage), keepingMine: name == "keep")
     case "delete", "rm":
       try nothing(after: 1, "delete CARD")
       return .delete(card: try card("delete CARD"))

@@ -115,12 +115,11 @@ struct BoardScreen: FeatureReducer {
     case .character("r"):
       return run(.redo)
     case .character("K"), .character("T"):
-      guard case .server(let replica) = session.storage, let card = replica.firstConflictCard
-      else {
+      guard case .server(let replica) = session.storage, replica.conflictSummary != nil else {
         state.notice = "no conflict with the server to settle"
         return .none
       }
-      return run(.resolve(card: card, keepingMine: key == .character("K")))
+      return run(.resolve(card: nil, keepingMine: key == .character("K")))
     case .character("?"):
       state.help = HelpScreen.State()
       route(

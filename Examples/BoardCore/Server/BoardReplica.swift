@@ -318,38 +318,41 @@ package final class BoardReplica {
   var conflictSummary: String? {
     guard let first = conflicts.first?.conflict else { return nil }
     let more = conflicts.count > 1 ? " (+\(conflicts.count - 1) more)" : ""
-    guard first.table == Self.cards.name, let id = ids.number(ofCard: first.id) else {
-      return "conflict: \(first.table) \(first.id) changed on the server\(more)"
-    }
     let what = first.currentJSON == nil ? "deleted" : "changed"
-    return "conflict: #\(id) \(what) on the server, yours kept here\(more)"
+    return "conflict: \(name(of: first)) \(what) on the server, yours kept here\(more)"
   }
 
-  /// The card of the first conflict waiting, if it is a card's.
-  var firstConflictCard: Int? {
-    conflicts.lazy.filter { $0.conflict.table == Self.cards.name }
-      .compactMap { self.ids.number(ofCard: $0.conflict.id) }.first
-  }
-
-  /// Settles the conflict on card `id`: with `keepingMine`, the card as it is here is sent over
-  /// the server's; otherwise the server's card (or its deletion) replaces it here.
-  ///
-  /// - Returns: `nil` once settled, or why not.
-  func resolve(card id: Int, keepingMine: Bool) async -> String? {
-    guard let serverID = ids.serverCard(id),
-      let conflict = conflicts.first(where: {
-        $0.conflict.table == Self.cards.name && $0.conflict.id == serverID
-      })
-    else { return "#\(id) has no conflict" }
-    do {
-      try await replica.resolve(conflict.conflict, keeping: keepingMine ? .mine : .theirs)
-    } catch {
-      return "\(error)"
+  /// What the board calls the row of `conflict`: `#3`, or `column "Doing"`.
+  func name(of conflict: PersistenceConflict) -> String {
+    if conflict.table == Self.cards.name, let id = ids.number(ofCard: conflict.id) {
+      return "#\(id)"
     }
+    return "column \"\(columns[conflict.id]?.name ?? conflict.id)\""
+  }
+
+  /// Settles the conflict on card `id`, or the first conflict waiting when `id` is `nil`: with
+  /// `keepingMine`, the row as it is here is sent over the server's; otherwise the server's row
+  /// (or its deletion) replaces it here.
+  ///
+  /// - Returns: What was settled, in the board's words.
+  /// - Throws: ``CommandError/noConflict(card:)``, or the replica's `SyncError`.
+  func resolve(card id: Int?, keepingMine: Bool) async throws -> String {
+    let found =
+      if let id {
+        ids.serverCard(id).flatMap { serverID in
+          conflicts.first { $0.conflict.table == Self.cards.name && $0.conflict.id == serverID }
+        }
+      } else {
+        conflicts.first
+      }
+    guard let conflict = found?.conflict else { throw CommandError.noConflict(card: id) }
+    // NB: named before: the server's side may delete the row here.
+    let name = name(of: conflict)
+    try await replica.resolve(conflict, keeping: keepingMine ? .mine : .theirs)
     await reload()
     await count()
     wakeUp.yield()
-    return nil
+    return name
   }
 
   /// Runs the writes and reloads one after the other.

@@ -55,8 +55,7 @@ enum StatusLine {
   /// A conflict waiting, whether the server can be reached, the changes it does not have yet.
   static func server(_ replica: BoardReplica) -> (text: String, isProblem: Bool) {
     if let conflict = replica.conflictSummary {
-      let keys = replica.firstConflictCard == nil ? "" : " · K sends yours, T takes theirs"
-      return (conflict + keys, true)
+      return (conflict + " · K sends yours, T takes theirs", true)
     }
     if replica.isOffline {
       return ("offline — \(replica.pendingChanges) change(s) to send", true)
