@@ -21,10 +21,11 @@ import Testing
     folder = try TemporaryFolder()
   }
 
-  func connect(_ name: String = "board") async throws -> BoardSession {
+  /// A board named `name` (its new ids begin with it) on the replica file `file`.
+  func connect(_ name: String = "board", file: String? = nil) async throws -> BoardSession {
     let ids = Mutex(0)
     return try await BoardSession.connect(
-      replicaAt: folder.file("\(name).sqlite").path, remote: remote, clock: clock,
+      replicaAt: folder.file("\(file ?? name).sqlite").path, remote: remote, clock: clock,
       now: { Date(timeIntervalSince1970: 1_800_000_000) },
       newID: {
         ids.withLock { id in
@@ -200,6 +201,30 @@ import Testing
     #expect(try await run(session, "keep").text == "error: no conflict with the server waits")
     #expect(try await run(session, "theirs 1").text == "error: #1 has no conflict with the server")
     try await session.shutdown()
+  }
+
+  @Test func twoBoardsOnOneReplicaFileShowWhatTheOtherSaves() async throws {
+    await seed()
+    let first = try await connect("first", file: "shared")
+    let second = try await connect("second", file: "shared")
+    await remote.setReachable(false)  // the file alone carries the change
+    _ = try await run(first, "add Done From the first")
+    while second.board.cards.count < 2 {
+      await clock.advance(by: .milliseconds(200))
+      await Task.yield()
+    }
+    #expect(
+      try await run(second, "list").text == "Todo (1)\n  #1 Write\nDone (1)\n  #2 From the first")
+    _ = try await run(second, "title 2 Edited in the second")
+    while first.board.cards[2]?.title != "Edited in the second" {
+      await clock.advance(by: .milliseconds(200))
+      await Task.yield()
+    }
+    await remote.setReachable(true)
+    #expect(try await replica(first).sync())
+    #expect(try await titles(on: remote) == ["a": "Write", "first-1": "Edited in the second"])
+    try await first.shutdown()
+    try await second.shutdown()
   }
 
   @Test func aNewBoardThatCannotReachTheServerStartsEmptyAndOffline() async throws {

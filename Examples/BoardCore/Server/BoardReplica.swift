@@ -47,6 +47,8 @@ package final class BoardReplica {
   @ObservationIgnored private weak var store: Store<BoardState, BoardAction>?
   @ObservationIgnored private var lastWrite: Task<Void, Never>?
   @ObservationIgnored private var lastSync: Task<Void, Never>?
+  /// Where the file's change log stood when the board was read from it.
+  @ObservationIgnored private let fileCursor: SQLiteFeedCursor
   @ObservationIgnored private let wakeUps: AsyncStream<Void>
   @ObservationIgnored private let wakeUp: AsyncStream<Void>.Continuation
   /// Whether the last sync could not reach the server.
@@ -84,6 +86,8 @@ package final class BoardReplica {
       path: path, migrations: Self.migrations,
       tables: [SyncedTable(Self.columns), SyncedTable(Self.cards)], remote: remote,
       logger: logger)
+    // NB: before the tables, so that the file's feed brings whatever commits while they are read.
+    fileCursor = try await database.feedCursor()
     columns = try await database.load(Self.columns)
     cards = try await database.load(Self.cards)
     self.changes = changes
@@ -166,11 +170,23 @@ package final class BoardReplica {
     return !isOffline
   }
 
-  /// Shows the board in `store` and keeps it in step with the server until ``stop()``.
+  /// Shows the board in `store` and keeps it in step with the server until ``stop()``, and
+  /// with the file: another board on the same file (a second terminal) shows here as it saves.
   func follow(into store: Store<BoardState, BoardAction>) {
     self.store = store
     tasks.run(id: "sync") { [weak self] in
       await self?.syncContinuously()
+    } onFailure: { _ in
+    }
+    let file = database.changeFeed(from: fileCursor, clock: clock, logger: logger)
+    file.subscribe(Self.columns) { [weak self] changes in
+      await self?.receive { $0.columns.apply(changes) }
+    }
+    file.subscribe(Self.cards) { [weak self] changes in
+      await self?.receive { $0.cards.apply(changes) }
+    }
+    tasks.run(id: "file") {
+      await file.run()
     } onFailure: { _ in
     }
     guard let changes else { return }
@@ -232,6 +248,14 @@ package final class BoardReplica {
         }
         delay = min(delay * 2, .seconds(5))
       }
+    }
+  }
+
+  /// Applies what other processes wrote to the file (another board, the replica's pulls).
+  private func receive(_ apply: @escaping @MainActor (BoardReplica) -> [String]) async {
+    await serially { [self] in
+      _ = apply(self)
+      await show()
     }
   }
 
