@@ -30,16 +30,27 @@ import PersistenceSQLite
 /// - `persistence-update`: every row already stored and loaded (``prefilled(_:)``, the setup
 ///   of `setup-update`), each changed once in ``drains`` reduces, drained and flushed: a flush
 ///   of updates, where each row is written at the version it was loaded at (the conflict check).
+///
+/// Hydration (`PersistenceContenders hydration <rounds> <rows>` times them interleaved; each
+/// counted against `setup-load`, which stores the rows and loads nothing):
+/// - `load`: `SQLiteDatabase.load(_:)` of the table: the rows decoded as entities in order of
+///   position, their versions and positions recorded, a store made.
+/// - `grdb-rows`: the same `SELECT` fetched as GRDB `Row`s, nothing decoded: the baseline of
+///   the target (load <= 2x).
+/// - `grdb-decode`: the same rows made `Card`s by hand (typed reads by column index), with
+///   each row's version and position kept in dictionaries as a load keeps them.
 @main
 enum PersistenceContenders {
   static let contenders = ["persistence", "grdb-json", "grdb-jsonencoder", "grdb-columns"]
+  static let hydrationContenders = ["load", "grdb-rows", "grdb-decode"]
   /// The reduces the rows of the `persistence` contender arrive in, each drained by
   /// `afterReduce`.
   static let drains = 10
 
   static func main() {
     let arguments = CommandLine.arguments
-    let usage = "usage: PersistenceContenders <contender> <rows> | interleaved <rounds> <rows>"
+    let usage =
+      "usage: PersistenceContenders <contender> <rows> | interleaved <rounds> <rows> | hydration <rounds> <rows>"
     let numbers = arguments.dropFirst(2).compactMap { Int($0) }.filter { $0 > 0 }
     guard arguments.count >= 3, numbers.count == arguments.count - 2 else { fatalError(usage) }
     let mode = arguments[1]
@@ -47,6 +58,8 @@ enum PersistenceContenders {
       do {
         if mode == "interleaved", numbers.count == 2 {
           try await interleaved(rounds: numbers[0], rows: numbers[1])
+        } else if mode == "hydration", numbers.count == 2 {
+          try await hydration(rounds: numbers[0], rows: numbers[1])
         } else if numbers.count == 1 {
           let setup = try Setup(rows: numbers[0])
           defer { setup.remove() }
@@ -84,6 +97,12 @@ enum PersistenceContenders {
       blackHole(try await prefilled(setup))
       return .zero
     case "persistence-update": return try await persistenceUpdate(setup)
+    case "setup-load":
+      try await stored(setup)
+      return .zero
+    case "load", "grdb-rows", "grdb-decode":
+      try await stored(setup)
+      return try await hydrate(contender, setup)
     default: fatalError("unknown contender \(contender); known: \(contenders)")
     }
   }
@@ -120,13 +139,109 @@ enum PersistenceContenders {
   /// finds them at its start: the setup of `persistence-update`.
   @MainActor
   static func prefilled(_ setup: Setup) async throws -> AppState {
+    try await stored(setup)
+    return AppState(cards: try await setup.database.load(cardTable))
+  }
+
+  /// The rows stored by one flush of a middleware of their own, nothing loaded: the setup of
+  /// the hydration contenders.
+  @MainActor
+  static func stored(_ setup: Setup) async throws {
     let filling = PersistenceMiddleware<AppState>(
       database: setup.database,
       writers: [StateWriter(keyPath: \.cards, table: cardTable, database: setup.database)])
     var state = setup.reduced()
     filling.afterReduce(state: &state)
     try await filling.shutdown()
-    return AppState(cards: try await setup.database.load(cardTable))
+  }
+
+  /// Reads the stored rows as `contender` does (see the hydration contenders above), checks
+  /// that it read them all, and returns how long it took.
+  @MainActor
+  static func hydrate(_ contender: String, _ setup: Setup) async throws -> Duration {
+    // NB: the columns and the order `EntityTable`'s load reads.
+    let sql = "SELECT * FROM cards ORDER BY position, rowid"
+    let start = ContinuousClock.now
+    let read: Int
+    switch contender {
+    case "load":
+      let store = try await setup.database.load(cardTable)
+      read = store.count
+      blackHole(store)
+    case "grdb-rows":
+      // NB: read on this thread: GRDB's `Row` is not `Sendable`, so it cannot come back from an
+      // async read (the hop is a few microseconds of the whole read).
+      let rows = try setup.database.writer.read { db in try Row.fetchAll(db, sql: sql) }
+      read = rows.count
+      blackHole(rows)
+    default:
+      let (cards, versions, positions) = try await setup.database.writer.read { db in
+        var cards: [Card] = []
+        var versions: [Int: Int64] = [:]
+        var positions: [Int: Double] = [:]
+        let statement = try db.makeStatement(sql: sql)
+        let columns = statement.columnNames
+        let rows = try Row.fetchCursor(statement)
+        guard
+          let id = columns.firstIndex(of: "id"), let title = columns.firstIndex(of: "title"),
+          let done = columns.firstIndex(of: "done"),
+          let sortIndex = columns.firstIndex(of: "sortIndex"),
+          let version = columns.firstIndex(of: "version"),
+          let position = columns.firstIndex(of: "position")
+        else { preconditionFailure("the cards table lacks a column: \(columns)") }
+        while let row = try rows.next() {
+          let card = Card(
+            id: row[id], title: row[title], done: row[done], sortIndex: row[sortIndex])
+          versions[card.id] = row[version]
+          positions[card.id] = row[position]
+          cards.append(card)
+        }
+        return (cards, versions, positions)
+      }
+      read = cards.count
+      blackHole((cards, versions, positions))
+    }
+    let elapsed = ContinuousClock.now - start
+    precondition(
+      read == setup.cards.count, "\(contender) read \(read) of \(setup.cards.count) rows")
+    return elapsed
+  }
+
+  /// Times the hydration contenders on one stored table per round, in an order rotated each
+  /// round, and prints the median of the per-round ratios to a bare `Row` fetch.
+  @MainActor
+  static func hydration(rounds: Int, rows: Int) async throws {
+    var perRound: [[String: Double]] = []
+    // NB: a first round, not counted, warms the code and the page cache.
+    for round in 0...rounds {
+      let setup = try Setup(rows: rows)
+      defer { setup.remove() }
+      try await stored(setup)
+      var figures: [String: Double] = [:]
+      let order = hydrationContenders.indices.map {
+        hydrationContenders[($0 + round) % hydrationContenders.count]
+      }
+      for contender in order {
+        let elapsed = try await hydrate(contender, setup)
+        figures[contender] =
+          (Double(elapsed.components.seconds) * 1e9
+            + Double(elapsed.components.attoseconds) / 1e9) / Double(rows)
+      }
+      guard round > 0 else { continue }
+      perRound.append(figures)
+      let line = hydrationContenders.map { "\($0) \(String(format: "%.0f", figures[$0] ?? 0))" }
+      print("round \(round) ns/row: " + line.joined(separator: ", "))
+    }
+    func median(_ contender: String) -> String {
+      // The time of a contender relative to the bare fetch: time(it) / time(grdb-rows).
+      let ratios = perRound.map { ($0[contender] ?? 0) / ($0["grdb-rows"] ?? 1) }.sorted()
+      return String(
+        format: "%@ / grdb-rows = %.2f (rounds: %.2f-%.2f)", contender,
+        ratios[ratios.count / 2], ratios.first ?? 0, ratios.last ?? 0)
+    }
+    print("median of \(rounds) interleaved rounds, \(rows) rows:")
+    print("  " + median("load") + "   target <= 2")
+    print("  " + median("grdb-decode"))
   }
 
   /// Every stored row changed once, in ``drains`` reduces: the drains and the flush of the

@@ -84,8 +84,12 @@ where Entity.ID: Sendable {
   @inlinable
   public init(_ entities: some Sequence<Entity>) {
     self.init()
-    slots.reserveCapacity(entities.underestimatedCount)
-    logIndexBySlot.reserveCapacity(entities.underestimatedCount)
+    let count = entities.underestimatedCount
+    slots.reserveCapacity(count)
+    logIndexBySlot.reserveCapacity(count)
+    // NB: room made at once: growing the index rehashes every id, which a hydration run
+    // unspecialized (the store's entity is the app's) pays over a thousand instructions an id for.
+    positions.reserveCapacity(count)
     for entity in entities { store(entity) }
   }
 

@@ -2,11 +2,12 @@ import GRDB
 
 import struct Foundation.Data
 import struct Foundation.Date
+import class Foundation.JSONEncoder
 import struct Foundation.URL
 import struct Foundation.UUID
 
 /// Encodes entities into the values of their table's columns, in the table's order, the values
-/// GRDB's `Codable` record encoding gives them (``EntityRow``, which reads them back): numbers,
+/// GRDB's `Codable` record encoding gives them (``ColumnDecoder`` reads them back): numbers,
 /// strings and booleans as such, a `Date` as its seconds since 2001, `Data` and `UUID` as blobs,
 /// a `URL` as text, a value that encodes as one primitive (a `String`-backed enum) as that
 /// primitive, anything else as JSON text, a `nil` as NULL.
@@ -243,4 +244,17 @@ private struct AnyKey: CodingKey {
   var intValue: Int?
   init(stringValue: String) { self.stringValue = stringValue }
   init(intValue: Int) { (stringValue, self.intValue) = ("\(intValue)", intValue) }
+}
+
+/// The JSON of a nested value's column.
+///
+/// NB: as Foundation writes it by default (a date in seconds since 2001, exact), not GRDB's
+/// default (milliseconds since 1970), for the same reason as the dates of columns.
+enum NestedJSON {
+  static func encoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.nonConformingFloatEncodingStrategy = .throw
+    encoder.outputFormatting = .sortedKeys
+    return encoder
+  }
 }

@@ -220,12 +220,20 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     entities.reserveCapacity(count)
     versions.reserveCapacity(count)
     positions.reserveCapacity(count)
-    let rows = try Row.fetchCursor(
-      db, sql: "SELECT * FROM \(quotedName) ORDER BY position, rowid")
+    let statement = try db.makeStatement(
+      sql: "SELECT * FROM \(quotedName) ORDER BY position, rowid")
+    let columns = statement.columnNames
+    let decoder = ColumnDecoder(columns: columns, statement: statement.sqliteStatement)
+    // NB: found once, not by name in each row.
+    guard
+      let version = columns.firstIndex(of: "version"),
+      let position = columns.firstIndex(of: "position")
+    else { throw SQLiteDatabaseError.unversionedTable(table: name) }
+    let rows = try Row.fetchCursor(statement)
     while let row = try rows.next() {
-      let entity = try decode(row)
-      versions[entity.id] = try row.decode(Int64.self, forColumn: "version")
-      positions[entity.id] = try row.decode(Double.self, forColumn: "position")
+      let entity = try decode(row, with: decoder)
+      versions[entity.id] = try row.decode(Int64.self, atIndex: version)
+      positions[entity.id] = try row.decode(Double.self, atIndex: position)
       entities.append(entity)
     }
     return Loaded(store: EntityStore(entities), versions: versions, positions: positions)
@@ -236,8 +244,16 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   /// NB: decoded with a throw, not a subscript's trap: a value of another type (a damaged
   /// file, another tool's write) is a corrupt row, reported, never a crash.
   func decode(_ row: Row) throws(SQLiteDatabaseError) -> Entity {
+    try decode(row, with: ColumnDecoder(columns: Array(row.columnNames)))
+  }
+
+  /// Decodes a row of the table with a decoder made for its columns: a load makes one for all
+  /// its rows.
+  private func decode(_ row: Row, with decoder: ColumnDecoder) throws(SQLiteDatabaseError)
+    -> Entity
+  {
     do {
-      return try EntityRow<Entity>(row: row).entity
+      return try decoder.decode(Entity.self, from: row)
     } catch {
       throw .undecodable(table: name, id: "\(row["id"] as DatabaseValue)", underlying: error)
     }

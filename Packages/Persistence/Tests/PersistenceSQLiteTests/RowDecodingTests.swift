@@ -1,0 +1,113 @@
+import EntityTracking
+import Foundation
+import GRDB
+import Persistence
+import PersistenceSQLite
+import Testing
+
+/// How a load reads rows back as entities: every row of a table in one pass, properties read by
+/// column name whatever order or subset each row's decoding asks for.
+struct RowDecodingTests {
+  struct Note: Codable, Identifiable, Equatable, Sendable {
+    let id: Int
+    var title: String
+    var due: Date?
+    var owner: String?
+    var done: Bool
+  }
+
+  @Test func rowsWithAndWithoutOptionalValuesLoadBackEqual() async throws {
+    let table = EntityTable<Note>("notes")
+    let database = try SQLiteDatabase.inMemory(
+      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
+    // NB: each row skips other properties (a NULL is decoded without its value), so a row asks
+    // for other columns in another order than the one before it.
+    let notes = (1...40).map { id in
+      Note(
+        id: id, title: "note \(id)",
+        due: id % 3 == 0 ? Date(timeIntervalSinceReferenceDate: Double(id)) : nil,
+        owner: id % 2 == 0 ? "owner \(id)" : nil, done: id % 5 == 0)
+    }
+    try await database.persist(to: table)(notes, [])
+    #expect(try await database.load(table).values == notes)
+    try database.close()
+  }
+
+  /// A type whose decoding asks for its properties in an order that depends on the row.
+  struct Shape: Codable, Identifiable, Equatable, Sendable {
+    let id: Int
+    var kind: String
+    var width: Double
+    var height: Double
+
+    enum CodingKeys: String, CodingKey { case id, kind, width, height }
+
+    init(id: Int, kind: String, width: Double, height: Double) {
+      (self.id, self.kind, self.width, self.height) = (id, kind, width, height)
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      kind = try container.decode(String.self, forKey: .kind)
+      if kind == "tall" {
+        height = try container.decode(Double.self, forKey: .height)
+        width = try container.decode(Double.self, forKey: .width)
+      } else {
+        width = try container.decode(Double.self, forKey: .width)
+        height = try container.decode(Double.self, forKey: .height)
+      }
+      id = try container.decode(Int.self, forKey: .id)
+    }
+  }
+
+  @Test func aDecodingThatAsksInAnotherOrderEachRowReadsEachPropertyFromItsColumn() async throws {
+    let table = EntityTable<Shape>("shapes")
+    let database = try SQLiteDatabase.inMemory(
+      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
+    let shapes = (1...20).map { id in
+      Shape(
+        id: id, kind: id % 3 == 0 ? "tall" : "wide", width: Double(id), height: Double(100 + id))
+    }
+    try await database.persist(to: table)(shapes, [])
+    #expect(try await database.load(table).values == shapes)
+    try database.close()
+  }
+
+  @Test func aNullInARequiredColumnIsAnUndecodableRowNamingItsTableAndID() async throws {
+    let table = EntityTable<Note>("notes")
+    let database = try SQLiteDatabase.inMemory(
+      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
+    try await database.persist(to: table)(
+      [Note(id: 1, title: "one", done: false), Note(id: 2, title: "two", done: true)], [])
+    // NB: another tool's write: the column has no NOT NULL constraint.
+    try await database.writer.write { db in
+      try db.execute(sql: "UPDATE notes SET title = NULL WHERE id = 2")
+    }
+    await #expect {
+      _ = try await database.load(table)
+    } throws: { error in
+      guard case .undecodable(table: "notes", id: "2", _)? = error as? SQLiteDatabaseError
+      else { return false }
+      return true
+    }
+    try database.close()
+  }
+
+  @Test func aTextInANumberColumnIsAnUndecodableRow() async throws {
+    let table = EntityTable<Shape>("shapes")
+    let database = try SQLiteDatabase.inMemory(
+      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
+    try await database.persist(to: table)([Shape(id: 1, kind: "wide", width: 1, height: 2)], [])
+    try await database.writer.write { db in
+      try db.execute(sql: "UPDATE shapes SET width = 'wide' WHERE id = 1")
+    }
+    await #expect {
+      _ = try await database.load(table)
+    } throws: { error in
+      guard case .undecodable(table: "shapes", id: "1", _)? = error as? SQLiteDatabaseError
+      else { return false }
+      return true
+    }
+    try database.close()
+  }
+}
