@@ -1,4 +1,4 @@
-import GRDB
+public import GRDB
 import GRDBSQLite
 
 import struct Foundation.Data
@@ -17,6 +17,7 @@ import class Foundation.JSONDecoder
 /// and run unspecialized for the app's entity, looked up about 25 generic metadata a row and
 /// cost three times SQLite's own reading. One decoder serves a whole load: the columns' places
 /// are found once, and each row is read by index.
+@usableFromInline
 final class ColumnDecoder: Decoder {
   /// Each column's place in a row, by name.
   private let slots: [String: Int]
@@ -36,12 +37,13 @@ final class ColumnDecoder: Decoder {
   private var next = 0
   private let json = JSONDecoder()
 
-  var codingPath: [any CodingKey] { [] }
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
+  @usableFromInline var codingPath: [any CodingKey] { [] }
+  @usableFromInline var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   /// - Parameters:
   ///   - columns: The names of the rows' columns, in order.
   ///   - statement: The statement the rows are read from, one at a time, if they are.
+  @usableFromInline
   init(columns: [String], statement: SQLiteStatement? = nil) {
     self.statement = statement
     var slots: [String: Int] = [:]
@@ -187,16 +189,19 @@ final class ColumnDecoder: Decoder {
     return stored.isNull ? .valueNotFound(type, context) : .typeMismatch(type, context)
   }
 
+  @usableFromInline
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
     KeyedDecodingContainer(RowContainer<Key>(decoder: self))
   }
 
+  @usableFromInline
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     throw DecodingError.typeMismatch(
       [Any].self,
       .init(codingPath: [], debugDescription: "an entity decodes from properties, not a list"))
   }
 
+  @usableFromInline
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
     throw DecodingError.typeMismatch(
       Any.self,

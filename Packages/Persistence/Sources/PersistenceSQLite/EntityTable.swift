@@ -1,4 +1,4 @@
-import EntityTracking
+public import EntityTracking
 public import GRDB
 public import Persistence
 
@@ -161,7 +161,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     try db.execute(sql: "UPDATE \(quotedName) SET position = rowid")
   }
 
-  var quotedName: String { name.quotedDatabaseIdentifier }
+  @usableFromInline var quotedName: String { name.quotedDatabaseIdentifier }
 
   /// Throws, before anything reads or writes the table, when it does not have the layout this
   /// release writes or the columns `Entity` needs: made by an earlier release
@@ -172,6 +172,7 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
   ///
   /// - Returns: The columns a row writes.
   @discardableResult
+  @usableFromInline
   func checkColumns(_ db: Database) throws -> [EntitySchema.Property] {
     let stored = try db.columns(in: name)
     var types: [String: String] = [:]
@@ -203,14 +204,28 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   /// What a load reads: the rows in order, as a store that records no changes, with the
   /// version and position of each.
-  struct Loaded {
-    var store: EntityStore<Entity>
-    var versions: [Entity.ID: Int64]
-    var positions: [Entity.ID: Double]
+  @usableFromInline
+  struct Loaded: Sendable {
+    @usableFromInline var store: EntityStore<Entity>
+    @usableFromInline var versions: [Entity.ID: Int64]
+    @usableFromInline var positions: [Entity.ID: Double]
+
+    @inlinable
+    init(
+      store: EntityStore<Entity>, versions: [Entity.ID: Int64], positions: [Entity.ID: Double]
+    ) {
+      self.store = store
+      self.versions = versions
+      self.positions = positions
+    }
   }
 
   /// Reads every row, in order of position, into a store that records no changes, with the
   /// version and position of each.
+  ///
+  /// NB: inlinable, for ``SQLiteDatabase/load(_:)``: the loop over the rows is specialized
+  /// for the app's entity.
+  @inlinable
   func load(from db: Database) throws -> Loaded {
     try checkColumns(db)
     var entities: [Entity] = []
@@ -249,7 +264,8 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
 
   /// Decodes a row of the table with a decoder made for its columns: a load makes one for all
   /// its rows.
-  private func decode(_ row: Row, with decoder: ColumnDecoder) throws(SQLiteDatabaseError)
+  @usableFromInline
+  func decode(_ row: Row, with decoder: ColumnDecoder) throws(SQLiteDatabaseError)
     -> Entity
   {
     do {

@@ -32,7 +32,7 @@ public final class SQLiteDatabase: Sendable {
   /// changes come from it, and its own feed skips them.
   public let instance: String
   /// The versions of the rows this process has seen and writes against.
-  let book = VersionBook()
+  @usableFromInline let book = VersionBook()
   /// How long the change log keeps a row: a feed that falls further behind (a process
   /// suspended longer) reads the tables again instead.
   public let changeLogRetention: Duration
@@ -271,12 +271,14 @@ public final class SQLiteDatabase: Sendable {
   var hasClosed: Bool { isClosed.withLock { $0 } }
 
   /// Throws ``SQLiteDatabaseError/closed(path:)`` after ``close()``.
-  private func checkOpen() throws(SQLiteDatabaseError) {
+  @usableFromInline
+  func checkOpen() throws(SQLiteDatabaseError) {
     if isClosed.withLock({ $0 }) { throw .closed(path: path) }
   }
 
   /// Classifies `error`; a misuse after ``close()`` (a call that raced with it) is `closed`.
-  private func classify(_ error: any Error) -> SQLiteDatabaseError {
+  @usableFromInline
+  func classify(_ error: any Error) -> SQLiteDatabaseError {
     if isClosed.withLock({ $0 }) { return .closed(path: path) }
     return SQLiteDatabaseError(error, path: path)
   }
@@ -295,6 +297,10 @@ public final class SQLiteDatabase: Sendable {
   ///   for a table made by an earlier release, ``SQLiteDatabaseError/closed(path:)`` after
   ///   ``close()``, or the database's failure.
   /// - Complexity: O(*n*), the number of rows.
+  // NB: inlinable, with the table's load: specialized for the app's entity in the app's
+  // module, the store and the versions are built with the entity's own hashing; run generic,
+  // each id's insertion into them looked up generic metadata, a third of a load.
+  @inlinable
   public func load<Entity>(
     _ table: EntityTable<Entity>
   ) async throws(SQLiteDatabaseError) -> EntityStore<Entity> {
