@@ -19,22 +19,13 @@ import class Foundation.JSONDecoder
 /// are found once, and each row is read by index.
 @usableFromInline
 final class ColumnDecoder: Decoder {
-  /// Each column's place in a row, by name.
-  private let slots: [String: Int]
-  /// The same, by lowercased name: the fallback of a property named in another case.
-  private let lowercasedSlots: [String: Int]
+  /// Each column's place in a row.
+  private var slots: ColumnSlots
   /// The statement of the rows decoded, when they are a cursor's: their values are read in
   /// place.
   private let statement: SQLiteStatement?
   /// The row being decoded.
   fileprivate private(set) var row = Row()
-  /// The columns the first row asked for, in order, with their places.
-  private var asked: [(column: String, slot: Int?)] = []
-  /// Whether ``asked`` is complete: the first row was decoded.
-  private var learned = false
-  /// The place in ``asked`` of the next column expected in this row; past its end once the
-  /// row asked for another.
-  private var next = 0
   private let json = JSONDecoder()
 
   @usableFromInline var codingPath: [any CodingKey] { [] }
@@ -46,15 +37,7 @@ final class ColumnDecoder: Decoder {
   @usableFromInline
   init(columns: [String], statement: SQLiteStatement? = nil) {
     self.statement = statement
-    var slots: [String: Int] = [:]
-    var lowercasedSlots: [String: Int] = [:]
-    // NB: the first column of a name wins, as in GRDB's lookup.
-    for index in columns.indices.reversed() {
-      slots[columns[index]] = index
-      lowercasedSlots[columns[index].lowercased()] = index
-    }
-    self.slots = slots
-    self.lowercasedSlots = lowercasedSlots
+    slots = ColumnSlots(columns)
   }
 
   /// Decodes one row.
@@ -63,28 +46,11 @@ final class ColumnDecoder: Decoder {
   ///   holds a value the property's type cannot take, or the entity's own decoding error.
   func decode<Entity: Decodable>(_ type: Entity.Type, from row: Row) throws -> Entity {
     self.row = row
-    next = 0
-    defer { learned = true }
+    slots.startRow()
     return try Entity(from: self)
   }
 
-  fileprivate func slot(of column: String) -> Int? {
-    // NB: an entity asks for its properties in the same order in every row: the names asked
-    // for in the first row are kept in order, and a name that is the one expected next (two
-    // words compared, for a short name) skips the hashing of a dictionary lookup.
-    if next < asked.count {
-      let expected = asked[next]
-      next += 1
-      if expected.column == column { return expected.slot }
-      next = asked.count + 1
-    }
-    let slot = slots[column] ?? lowercasedSlots[column.lowercased()]
-    if next == asked.count, !learned {
-      asked.append((column, slot))
-      next += 1
-    }
-    return slot
-  }
+  fileprivate func slot(of column: String) -> Int? { slots.slot(of: column) }
 
   fileprivate func index(of column: String) throws -> Int {
     guard let slot = slot(of: column) else {

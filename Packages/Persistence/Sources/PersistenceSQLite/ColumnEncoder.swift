@@ -18,7 +18,7 @@ import struct Foundation.UUID
 /// whole flush: the column index is built once, the values buffer reused.
 final class ColumnEncoder: Encoder {
   /// Each column's place in ``values``.
-  private let slots: [String: Int]
+  private var slots: ColumnSlots
   /// The names of the columns, by place.
   private let names: [String]
   /// The last entity's values, in column order.
@@ -31,9 +31,7 @@ final class ColumnEncoder: Encoder {
 
   init(columns: [String]) {
     names = columns
-    var slots: [String: Int] = [:]
-    for index in columns.indices { slots[columns[index]] = index }
-    self.slots = slots
+    slots = ColumnSlots(columns)
     values = Array(repeating: .null, count: columns.count)
   }
 
@@ -44,6 +42,7 @@ final class ColumnEncoder: Encoder {
   func encode<Entity: Encodable>(_ entity: Entity) throws {
     for index in values.indices { values[index] = .null }
     failure = nil
+    slots.startRow()
     try entity.encode(to: self)
     if let failure { throw failure }
     for index in values.indices {
@@ -59,9 +58,11 @@ final class ColumnEncoder: Encoder {
     }
   }
 
-  fileprivate func set(_ value: DatabaseValue, for key: some CodingKey) {
+  /// NB: by the property's name, not its generic key: called with the key, it ran
+  /// unspecialized in the generic container, hundreds of instructions a property.
+  fileprivate func set(_ value: DatabaseValue, column: String) {
     // NB: a key with no column (the id, written on its own) is dropped.
-    if let slot = slots[key.stringValue] { values[slot] = value }
+    if let slot = slots.slot(of: column) { values[slot] = value }
   }
 
   fileprivate func fail(_ description: String) {
@@ -110,49 +111,52 @@ private struct ColumnContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let encoder: ColumnEncoder
   var codingPath: [any CodingKey] { [] }
 
-  mutating func encodeNil(forKey key: Key) { encoder.set(.null, for: key) }
+  mutating func encodeNil(forKey key: Key) { encoder.set(.null, column: key.stringValue) }
   mutating func encode(_ value: Bool, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: String, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: Double, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: Float, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
-  mutating func encode(_ value: Int, forKey key: Key) { encoder.set(value.databaseValue, for: key) }
+  mutating func encode(_ value: Int, forKey key: Key) {
+    encoder.set(value.databaseValue, column: key.stringValue)
+  }
   mutating func encode(_ value: Int8, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: Int16, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: Int32, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: Int64, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: UInt, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: UInt8, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: UInt16, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: UInt32, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode(_ value: UInt64, forKey key: Key) {
-    encoder.set(value.databaseValue, for: key)
+    encoder.set(value.databaseValue, column: key.stringValue)
   }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    encoder.set(try encoder.databaseValue(of: value, column: key.stringValue), for: key)
+    encoder.set(
+      try encoder.databaseValue(of: value, column: key.stringValue), column: key.stringValue)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
