@@ -27,6 +27,8 @@ final class ColumnDecoder: Decoder {
   /// The row being decoded.
   fileprivate private(set) var row = Row()
   private let json = JSONDecoder()
+  /// The places of the columns whose values needed JSON.
+  private var jsonColumns: Set<Int> = []
 
   @usableFromInline var codingPath: [any CodingKey] { [] }
   @usableFromInline var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -108,6 +110,14 @@ final class ColumnDecoder: Decoder {
     throws -> T
   {
     let stored: DatabaseValue = row[index]
+    // NB: a column whose values needed JSON reads its next ones as JSON first, without trying
+    // (and failing with a thrown error) to decode them from one value. A value that is not
+    // JSON of the type (a type that writes some values as one primitive) is read as below.
+    if jsonColumns.contains(index), let data = Self.jsonContainer(in: stored),
+      let value = try? decodeJSON(type, from: data)
+    {
+      return value
+    }
     do {
       return try Self.value(type, from: stored, key: key)
     } catch is JSONRequired {
@@ -116,9 +126,32 @@ final class ColumnDecoder: Decoder {
         throw DecodingError.valueNotFound(
           type, .init(codingPath: [key], debugDescription: "\(key.stringValue) is \(stored)"))
       }
-      return try json.decode(type, from: data)
+      jsonColumns.insert(index)
+      return try decodeJSON(type, from: data)
     }
   }
+
+  private func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    // NB: an empty list, the most common value of a list property, needs no JSON parser (about
+    // a microsecond a row).
+    if data.count == 2, data.first == UInt8(ascii: "["), data.last == UInt8(ascii: "]"),
+      let empty = (type as? any RangeReplaceableCollection.Type)?.init() as? T
+    {
+      return empty
+    }
+    return try json.decode(type, from: data)
+  }
+
+  /// The bytes of a JSON object or array a column holds, if it holds one.
+  private static func jsonContainer(in stored: DatabaseValue) -> Data? {
+    guard let data = Data.fromDatabaseValue(stored),
+      let first = data.first(where: { !Self.jsonWhitespace.contains($0) }),
+      first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
+    else { return nil }
+    return data
+  }
+
+  private static let jsonWhitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
 
   /// A value from one column's value: a `Date`, a `DatabaseValueConvertible`, or a type that
   /// decodes from one primitive (``JSONRequired`` when it decodes from a container instead).
@@ -234,7 +267,13 @@ private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decoder.value(type, at: decoder.index(of: key.stringValue), key: key)
+    // NB: a date, the most common property past the primitives, read as one: on the generic
+    // path below, it ran unspecialized (a column value made, generic metadata looked up).
+    if type == Date.self {
+      let seconds = try decoder.read(Double.self, column: key.stringValue, storage: .number)
+      return Date(timeIntervalSinceReferenceDate: seconds) as! T
+    }
+    return try decoder.value(type, at: decoder.index(of: key.stringValue), key: key)
   }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
