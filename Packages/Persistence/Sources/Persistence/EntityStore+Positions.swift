@@ -1,13 +1,20 @@
-import EntityTracking
+public import EntityTracking
 
 /// The positions a drain gives the entities it writes.
+@usableFromInline
 struct Placement {
   /// The position of each written entity, at its offset among the writes.
-  var positions: [Double]
+  @usableFromInline var positions: [Double]
   /// Whether the positions left no room between two neighbours, so that every entity was
   /// numbered again: then `positions` are every entity's, in the store's order, and every
   /// entity must be written.
-  var renumbered: Bool
+  @usableFromInline var renumbered: Bool
+
+  @inlinable
+  init(positions: [Double], renumbered: Bool) {
+    self.positions = positions
+    self.renumbered = renumbered
+  }
 }
 
 extension EntityStore {
@@ -31,6 +38,7 @@ extension EntityStore {
   ///   insertions at one spot), every entity's, renumbered.
   /// - Complexity: O(*c*), or O(*c* log *c*) when the writes are not in the store's order, plus
   ///   the entities not yet positioned that are passed over; O(*n*) when renumbering.
+  @inlinable
   func placement<Key>(
     of writes: [Entity], key: (ID) -> Key, positions: inout [Key: Double]
   ) -> Placement {
@@ -82,7 +90,8 @@ extension EntityStore {
   }
 
   /// The index of the first of `writes` when they are the store's last entities, in order.
-  private func firstIndex(ofTail writes: [Entity]) -> Index? {
+  @inlinable
+  func firstIndex(ofTail writes: [Entity]) -> Index? {
     guard !writes.isEmpty, writes.count <= count else { return nil }
     var index = endIndex
     var offset = writes.count
@@ -97,7 +106,8 @@ extension EntityStore {
   /// Places the writes at `range` of `order` (of `writes` itself when `nil`), side by side in
   /// the store from `first` through `last`, between the nearest positioned entities around
   /// them. Returns `false` when a gap has no room.
-  private func placeRun<Key>(
+  @inlinable
+  func placeRun<Key>(
     _ writes: [Entity], order: [Int]?, _ range: Range<Int>, from first: Index,
     through last: Index, key: (ID) -> Key, positions: inout [Key: Double],
     into placed: inout [Double]
@@ -150,6 +160,7 @@ extension EntityStore {
   /// `count` increasing positions strictly between `lower` and `upper` (either may be
   /// infinite), each at the same random point of the middle half of its share; `nil` when the gap is
   /// too narrow for a `Double` to tell them apart.
+  @inlinable
   static func spread(_ count: Int, between lower: Double, and upper: Double) -> [Double]? {
     var spread: [Double] = []
     spread.reserveCapacity(count)
@@ -173,7 +184,8 @@ extension EntityStore {
   }
 
   /// The position of the nearest positioned entity before `index`.
-  private func neighbour<Key>(before index: Index, key: (ID) -> Key, positions: [Key: Double])
+  @inlinable
+  func neighbour<Key>(before index: Index, key: (ID) -> Key, positions: [Key: Double])
     -> Double?
   {
     var current = index
@@ -185,7 +197,8 @@ extension EntityStore {
   }
 
   /// The position of the nearest positioned entity after `index`.
-  private func neighbour<Key>(after index: Index, key: (ID) -> Key, positions: [Key: Double])
+  @inlinable
+  func neighbour<Key>(after index: Index, key: (ID) -> Key, positions: [Key: Double])
     -> Double?
   {
     var current = self.index(after: index)
@@ -201,6 +214,7 @@ extension EntityStore {
   ///
   /// - Returns: The positions, in the store's order.
   @discardableResult
+  @inlinable
   func number<Key>(key: (ID) -> Key, positions: inout [Key: Double]) -> [Double] {
     positions.removeAll(keepingCapacity: true)
     var numbers: [Double] = []

@@ -10,7 +10,9 @@ import EntityTracking
 /// `OrderedDictionary`: this code runs unspecialized (the entity type is the app's), where every
 /// call into a generic collection's method looks its metadata up. A recorded change costs one
 /// hashing of its id and two appends.
+@usableFromInline
 struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID: Sendable {
+  @usableFromInline
   enum Change: Sendable {
     /// A write, at the entity's position in the store's order.
     case write(Entity, position: Double)
@@ -18,18 +20,19 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
   }
 
   /// Every id changed, once, in first-change order.
-  private(set) var ids: [Entity.ID] = []
+  @usableFromInline private(set) var ids: [Entity.ID] = []
   /// The last change of `ids[i]`, at `i`.
-  private(set) var changes: [Change] = []
+  @usableFromInline private(set) var changes: [Change] = []
   /// The offset of every id in `ids`.
-  private var offsets: [Entity.ID: Int] = [:]
+  @usableFromInline var offsets: [Entity.ID: Int] = [:]
 
   var count: Int { ids.count }
   var isEmpty: Bool { ids.isEmpty }
 
   /// The offset of `id`, which is appended (with a placeholder change, `.delete`) when it is
   /// new: one hashing of the id either way.
-  private mutating func offset(of id: Entity.ID) -> Int {
+  @inlinable
+  mutating func offset(of id: Entity.ID) -> Int {
     let end = ids.count
     let offset = Self.read(&offsets[id, default: end])
     if offset == end {
@@ -41,7 +44,8 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
 
   /// Reads a value through `inout`: with `Dictionary`'s `default:` subscript, inserts the
   /// default when the key is missing and returns the stored value, hashing once.
-  private static func read(_ value: inout Int) -> Int { value }
+  @inlinable
+  static func read(_ value: inout Int) -> Int { value }
 
   /// Records one drain: its deletions, then its upserts (an id is never in both).
   ///
@@ -50,6 +54,7 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
   ///   - positions: Their positions, at their offsets (empty: not tracked, all 0).
   ///   - deletions: The ids deleted.
   /// - Complexity: O(*c*), where *c* is the number of changes drained.
+  @inlinable
   mutating func record(upserts: [Entity], positions: [Double], deletions: [Entity.ID]) {
     let capacity = ids.count + upserts.count + deletions.count
     ids.reserveCapacity(capacity)

@@ -31,10 +31,12 @@ public protocol PersistenceBackend: AnyObject, Sendable {
 
 /// A writer's batch for a backend, kept with the backend it is for, so that a middleware
 /// can tell whether the batch joins its flush's transaction.
+@usableFromInline
 struct BackendBatch: Sendable {
   private let backend: any PersistenceBackend
   private let batch: any Sendable
 
+  @usableFromInline
   init<Backend: PersistenceBackend>(_ batch: Backend.Batch, for backend: Backend) {
     self.backend = backend
     self.batch = batch

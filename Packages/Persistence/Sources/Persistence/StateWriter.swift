@@ -28,7 +28,7 @@ public final class StateWriter<State> {
     persist: @escaping @Sendable (_ writes: [Entity], _ deletions: [Entity.ID]) async throws -> Void
   ) {
     base = EntityWriter(
-      keyPath: keyPath, placer: nil,
+      keyPath: keyPath, kernel: DrainKernel(keyPath), placer: nil,
       output: .persist { changes in try await persist(changes.writes, changes.deletions) })
   }
 
@@ -50,7 +50,8 @@ public final class StateWriter<State> {
     persistChanges: @escaping @Sendable (EntityChanges<Entity>) async throws -> Void
   ) {
     base = EntityWriter(
-      keyPath: keyPath, placer: .own(), output: .persist(persistChanges))
+      keyPath: keyPath, kernel: DrainKernel(keyPath), placer: .own(),
+      output: .persist(persistChanges))
   }
 
   /// Creates a writer for the `EntityStore` at `keyPath` that writes to `backend`: in a
@@ -79,7 +80,7 @@ public final class StateWriter<State> {
     drained: (@MainActor (ChangeSet<Entity.ID>) -> Void)? = nil
   ) {
     base = EntityWriter(
-      keyPath: keyPath, placer: .own(),
+      keyPath: keyPath, kernel: DrainKernel(keyPath), placer: .own(),
       output: .backend(
         stage: { BackendBatch(batch($0), for: backend) },
         commit: { try await backend.commit([batch($0)]) }),
@@ -103,28 +104,40 @@ public final class StateWriter<State> {
   ///   - key: The table's key of an entity's id (the id itself, or its text).
   ///   - batch: Turns a batch of changes into the backend's form.
   /// - Complexity: Each drain also records its ids in `versions`: O(*c*).
-  public init<Entity, Key, Backend: PersistenceBackend>(
+  @inlinable
+  public convenience init<Entity, Key, Backend: PersistenceBackend>(
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     backend: Backend,
     versions: VersionTable<Key>,
     key: @escaping @Sendable (Entity.ID) -> Key,
     batch: @escaping @Sendable (EntityChanges<Entity>) -> Backend.Batch
   ) {
-    base = EntityWriter(
-      keyPath: keyPath, placer: Placer(versions, key: key),
-      output: .backend(
-        stage: { BackendBatch(batch($0), for: backend) },
-        commit: { try await backend.commit([batch($0)]) }),
-      tracking: VersionTracking<Entity.ID>(
-        drained: { changes in
-          // NB: an array made by index, not a lazy map: iterating a `LazyMapSequence` of the
-          // change set, unspecialized, looked its generic metadata up for every change.
-          var keys: [Key] = []
-          keys.reserveCapacity(changes.count)
-          for index in changes.indices { keys.append(key(changes[index].id)) }
-          versions.queued(keys)
-        },
-        discarded: { ids in versions.unqueued(ids.map(key)) }))
+    // NB: inlinable: made in the app's module, for its entity, the drain's work on each
+    // change (taking it from the store, placing it, recording it pending and queued) is
+    // specialized; generic, it looked up generic metadata for each dictionary and array it
+    // touched, more than the flush's SQLite work.
+    self.init(
+      writer: EntityWriter(
+        keyPath: keyPath, kernel: DrainKernel(keyPath), placer: Placer(versions, key: key),
+        output: .backend(
+          stage: { BackendBatch(batch($0), for: backend) },
+          commit: { try await backend.commit([batch($0)]) }),
+        tracking: VersionTracking<Entity.ID>(
+          drained: { changes in
+            // NB: an array made by index, not a lazy map: iterating a `LazyMapSequence` of the
+            // change set, unspecialized, looked its generic metadata up for every change.
+            var keys: [Key] = []
+            keys.reserveCapacity(changes.count)
+            for index in changes.indices { keys.append(key(changes[index].id)) }
+            versions.queued(keys)
+          },
+          discarded: { ids in versions.unqueued(ids.map(key)) })))
+  }
+
+  /// A writer with `writer`'s work.
+  @usableFromInline
+  init<Entity>(writer: EntityWriter<State, Entity>) {
+    base = writer
   }
 
   /// The number of ids waiting for a flush.
@@ -178,16 +191,27 @@ public final class StateWriter<State> {
 
 /// What a writer tells a backend's version book: the ids drained (with the version each was
 /// changed against) and the ids whose changes the app discarded.
+@usableFromInline
 struct VersionTracking<ID: Hashable & Sendable> {
-  let drained: @MainActor (ChangeSet<ID>) -> Void
-  let discarded: @MainActor ([ID]) -> Void
+  @usableFromInline let drained: @MainActor (ChangeSet<ID>) -> Void
+  @usableFromInline let discarded: @MainActor ([ID]) -> Void
+
+  @inlinable
+  init(
+    drained: @escaping @MainActor (ChangeSet<ID>) -> Void,
+    discarded: @escaping @MainActor ([ID]) -> Void
+  ) {
+    self.drained = drained
+    self.discarded = discarded
+  }
 }
 
 /// Gives a drain's writes their positions in the store's order (see ``EntityChanges``), from
 /// the positions a ``VersionTable`` holds.
+@usableFromInline
 struct Placer<Entity: Identifiable & Equatable & Sendable> where Entity.ID: Sendable {
   /// Forgets the deleted ids' positions and places the writes.
-  let place:
+  @usableFromInline let place:
     @MainActor (_ store: EntityStore<Entity>, _ writes: [Entity], _ deletions: [Entity.ID]) ->
       Placement
 
@@ -196,6 +220,7 @@ struct Placer<Entity: Identifiable & Equatable & Sendable> where Entity.ID: Send
   ///   - key: The table's key of an id.
   ///   - numbersFirst: Whether the first drain that finds no position numbers the store's
   ///     entities in their order (1, 2, 3…) before placing the writes.
+  @inlinable
   init<Key>(
     _ versions: VersionTable<Key>, key: @escaping @Sendable (Entity.ID) -> Key,
     numbersFirst: Bool = false
@@ -235,11 +260,14 @@ protocol WriterBase<State>: AnyObject {
 }
 
 @MainActor
+@usableFromInline
 final class EntityWriter<State, Entity: Identifiable & Equatable & Sendable>: WriterBase
 where Entity.ID: Sendable {
+  @usableFromInline
   typealias Persist = @Sendable (EntityChanges<Entity>) async throws -> Void
 
   /// Where a writer's batches go.
+  @usableFromInline
   enum Output {
     /// To the app's function, on its own.
     case persist(Persist)
@@ -250,6 +278,8 @@ where Entity.ID: Sendable {
   }
 
   private let keyPath: WritableKeyPath<State, EntityStore<Entity>>
+  /// The drain's work on each change.
+  private let kernel: DrainKernel<State, Entity>
   /// Places the writes in the store's order; `nil` when the writer does not track order.
   private let placer: Placer<Entity>?
   private let output: Output
@@ -259,11 +289,13 @@ where Entity.ID: Sendable {
   private var held = PendingChanges<Entity>()
   private var rejections: [String: RejectedWrite] = [:]
 
+  @usableFromInline
   init(
-    keyPath: WritableKeyPath<State, EntityStore<Entity>>, placer: Placer<Entity>?,
-    output: Output, tracking: VersionTracking<Entity.ID>? = nil
+    keyPath: WritableKeyPath<State, EntityStore<Entity>>, kernel: DrainKernel<State, Entity>,
+    placer: Placer<Entity>?, output: Output, tracking: VersionTracking<Entity.ID>? = nil
   ) {
     self.keyPath = keyPath
+    self.kernel = kernel
     self.placer = placer
     self.output = output
     self.tracking = tracking
@@ -318,37 +350,20 @@ where Entity.ID: Sendable {
   }
 
   func drain(_ state: inout State) -> Bool {
-    // NB: read first, so that a store with nothing to drain is not written back (no copy, no
-    // observation notification).
-    guard state[keyPath: keyPath].hasChanges else { return false }
-    var changes = state[keyPath: keyPath].drainChanges()
-    let store = state[keyPath: keyPath]
-    var writes: [Entity] = []
-    var deletions: [Entity.ID] = []
-    writes.reserveCapacity(changes.count)
-    for change in changes {
-      switch change {
-      case .upsert(let id):
-        // NB: EntityStore guarantees that every id its change set upserts is stored.
-        guard let entity = store[id] else {
-          preconditionFailure("EntityStore drained an upsert of \(id), which it does not hold")
-        }
-        writes.append(entity)
-      case .deletion(let id):
-        deletions.append(id)
-      }
-    }
+    guard let drained = kernel.take(&state) else { return false }
+    var (changes, writes) = (drained.changes, drained.writes)
     var positions: [Double] = []
     if let placer {
-      let placement = placer.place(store, writes, deletions)
+      let placement = placer.place(drained.store, writes, drained.deletions)
       positions = placement.positions
       if placement.renumbered {
         // NB: every entity has a new position, so every one is written.
-        writes = store.values
-        changes = ChangeSet(deletions.map { .deletion($0) } + writes.map { .upsert($0.id) })
+        writes = drained.store.values
+        changes = ChangeSet(
+          drained.deletions.map { .deletion($0) } + writes.map { .upsert($0.id) })
       }
     }
-    pending.record(upserts: writes, positions: positions, deletions: deletions)
+    kernel.record(&pending, writes, positions, drained.deletions)
     if !held.isEmpty {
       // NB: a new change to a refused write replaces it (the app fixed the entity, say).
       let superseded = changes.map(\.id)

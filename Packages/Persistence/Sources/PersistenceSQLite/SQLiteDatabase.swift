@@ -297,13 +297,13 @@ public final class SQLiteDatabase: Sendable {
   ///   for a table made by an earlier release, ``SQLiteDatabaseError/closed(path:)`` after
   ///   ``close()``, or the database's failure.
   /// - Complexity: O(*n*), the number of rows.
-  // NB: inlinable, with the table's load: specialized for the app's entity in the app's
-  // module, the store and the versions are built with the entity's own hashing; run generic,
-  // each id's insertion into them looked up generic metadata, a third of a load.
   @inlinable
   public func load<Entity>(
     _ table: EntityTable<Entity>
   ) async throws(SQLiteDatabaseError) -> EntityStore<Entity> {
+    // NB: inlinable, with the table's load: specialized for the app's entity in the app's
+    // module, the store and the versions are built with the entity's own hashing; run
+    // generic, each id's insertion into them looked up generic metadata, a third of a load.
     try checkOpen()
     let loaded: EntityTable<Entity>.Loaded
     do {

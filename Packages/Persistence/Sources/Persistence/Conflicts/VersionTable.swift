@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// What one app (a process on a SQLite file, an instance on PostgreSQL) knows of the versions
 /// of one table's rows: the version it last saw of each (loaded, wrote, or received from
@@ -58,18 +58,21 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
     case heldBack
   }
 
-  private struct State {
-    var seen: [Key: Int64] = [:]
+  @usableFromInline
+  struct State {
+    @usableFromInline var seen: [Key: Int64] = [:]
     /// Each row's place in the table's order (see ``positions``).
-    var positions: [Key: Double] = [:]
+    @usableFromInline var positions: [Key: Double] = [:]
     /// Rows with a local change queued, and the version it was made against (`nil`: new).
-    var queued: [Key: Int64?] = [:]
-    var dropped: [Key: Int64?] = [:]
+    @usableFromInline var queued: [Key: Int64?] = [:]
+    @usableFromInline var dropped: [Key: Int64?] = [:]
+
+    @usableFromInline init() {}
   }
 
   /// The table's name.
   public let name: String
-  private let state = Mutex(State())
+  @usableFromInline let state = Mutex(State())
 
   /// An empty table: every row is new to it.
   ///
@@ -104,6 +107,7 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
 
   /// Runs `body` on the positions, under the table's lock: a drain reads and places many rows
   /// at once.
+  @inlinable
   func withPositions<Result>(_ body: (inout [Key: Double]) -> Result) -> Result {
     state.withLock { body(&$0.positions) }
   }
@@ -112,6 +116,10 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
   /// changed at until a flush commits it.
   ///
   /// - Complexity: O(*c*), the keys.
+  ///
+  /// NB: inlinable, as the drain that calls it: specialized for the app's key, each key costs
+  /// a hashing, not a thousand instructions of generic metadata lookups.
+  @inlinable
   public func queued(_ keys: [Key]) {
     state.withLock { state in
       // NB: room made at once: growing a dictionary rehashes every key, which in this
@@ -128,7 +136,8 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
 
   /// Reads a value through `inout`: `Dictionary`'s `default:` subscript then inserts the
   /// default of a missing key, hashing once.
-  private static func value(_ value: inout Int64?) -> Int64? { value }
+  @inlinable
+  static func value(_ value: inout Int64?) -> Int64? { value }
 
   /// Forgets the local changes to `keys` without a flush (the app discarded them): another
   /// writer's changes to those rows are news again.
@@ -169,15 +178,21 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
   public func committed(
     _ written: [Written], flushed: some Sequence<Key>, dropped: [Key: Int64?]
   ) {
+    // NB: copied at once (an array's storage is shared), then walked by index: iterating the
+    // sequence, unspecialized, looked its iterator's generic metadata up for every key.
+    let flushed = Array(flushed)
     state.withLock { state in
-      for key in flushed { state.queued[key] = nil }
+      for index in flushed.indices { state.queued[flushed[index]] = nil }
       for (key, version) in dropped {
         state.seen[key] = version
         state.dropped[key] = nil
       }
       // NB: room made at once, as in `queued(_:)`.
       state.seen.reserveCapacity(state.seen.count + written.count)
-      for row in written { state.seen[row.key] = row.isDeletion ? nil : row.version }
+      for index in written.indices {
+        let row = written[index]
+        state.seen[row.key] = row.isDeletion ? nil : row.version
+      }
     }
   }
 
