@@ -1,7 +1,7 @@
 import EntityTracking
-import GRDB
+public import GRDB
 import GRDBSQLite
-import Persistence
+public import Persistence
 
 import class Foundation.JSONEncoder
 import class Foundation.JSONSerialization
@@ -18,7 +18,11 @@ extension EntityTable {
   ///
   /// It runs on the database's writer queue, never on the caller's actor: encoding a large
   /// flush does not block the main actor.
-  func apply(_ changes: EntityChanges<Entity>, in db: Database, flush: inout SQLiteFlush) throws {
+  @usableFromInline
+  func apply(
+    _ changes: EntityChanges<Entity>, in db: Database, flush: inout SQLiteFlush,
+    versions work: FlushVersions<Entity.ID>
+  ) throws {
     let columns = try checkColumns(db)
     let versions = flush.book.table(name, keyedBy: Entity.ID.self)
     // NB: the deletions' ids, then the writes', in one array: their bases come at the same
@@ -27,14 +31,14 @@ extension EntityTable {
     keys.reserveCapacity(changes.deletions.count + changes.writes.count)
     for entity in changes.writes { keys.append(entity.id) }
     let ids = keys
-    let bases = versions.bases(ids)
+    let bases = work.bases(versions, ids)
     var rows = RowWriter(
       table: self, columns: columns, db: db,
       log: try ChangeLog.statement(
         in: db, table: name, origin: flush.origin, writtenAt: flush.writtenAt))
     defer {
       let (written, dropped) = (rows.written, bases.dropped)
-      flush.committed.append { versions.committed(written, flushed: ids, dropped: dropped) }
+      flush.committed.append { work.committed(versions, written, ids, dropped) }
     }
 
     for offset in changes.deletions.indices {

@@ -7,7 +7,7 @@ public import Persistence
 public struct SQLiteBatch: Sendable {
   /// Writes the batch in the transaction's connection, recording in the flush what it wrote
   /// and what it met.
-  let apply: @Sendable (Database, inout SQLiteFlush) throws -> Void
+  @usableFromInline let apply: @Sendable (Database, inout SQLiteFlush) throws -> Void
 
   /// The batch that writes `changes` to `table`, each row at the version this process last
   /// saw, keeping the store's order (see ``EntityTable``).
@@ -15,8 +15,12 @@ public struct SQLiteBatch: Sendable {
   /// - Parameters:
   ///   - changes: A writer's changes.
   ///   - table: The table that stores the writer's entities.
+  @inlinable
   public init<Entity>(_ changes: EntityChanges<Entity>, into table: EntityTable<Entity>) {
-    apply = { db, flush in try table.apply(changes, in: db, flush: &flush) }
+    // NB: inlinable, so that the versions' work on each row is specialized for the entity
+    // (see ``FlushVersions``).
+    let versions = FlushVersions<Entity.ID>()
+    apply = { db, flush in try table.apply(changes, in: db, flush: &flush, versions: versions) }
   }
 
   /// A batch of the app's own statements, for entities stored in a schema of its own (no

@@ -2,6 +2,7 @@ import Persistence
 
 /// What one flush's transaction did so far: the conflicts and refused writes it met, and what
 /// to record in the process's versions once it commits.
+@usableFromInline
 struct SQLiteFlush: Sendable {
   let book: VersionBook
   /// This process's name in the change log.

@@ -25,6 +25,12 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
     public var versions: [Int64?]
     /// Rows whose change is dropped, at the other writer's version (`nil`: it deleted them).
     public var dropped: [Key: Int64?]
+
+    @inlinable
+    init(versions: [Int64?], dropped: [Key: Int64?]) {
+      self.versions = versions
+      self.dropped = dropped
+    }
   }
 
   /// A row a flush wrote or deleted, at its new version.
@@ -150,6 +156,7 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
   /// The bases of the rows a flush writes or deletes, in the order of `keys`.
   ///
   /// - Complexity: O(*c*), the keys.
+  @inlinable
   public func bases(_ keys: [Key]) -> FlushBases {
     state.withLock { state in
       var bases = FlushBases(versions: [], dropped: [:])
@@ -175,6 +182,7 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
   ///   - flushed: The keys the flush took: written, dropped or already gone.
   ///   - dropped: The rows the flush skipped, resolved for the other writer.
   /// - Complexity: O(*c*), the rows of the flush.
+  @inlinable
   public func committed(
     _ written: [Written], flushed: some Sequence<Key>, dropped: [Key: Int64?]
   ) {
