@@ -17,11 +17,12 @@ import class Foundation.JSONDecoder
 /// ```
 ///
 /// ## Columns
-/// The columns come from the entity type (``/Persistence/EntitySchema``), through GRDB's
-/// `Codable` record support: integers as `INTEGER`, `Bool` as `BOOLEAN`, `Double` as `REAL`,
-/// `String` (and `String`-backed enums, `URL`) as `TEXT`, `Data` and `UUID` as `BLOB`, a `Date`
-/// as a `REAL` of seconds since 2001-01-01 (exact; `datetime(due + 978307200, 'unixepoch')`
-/// reads it), an optional as NULL when `nil`, and a nested value or collection as JSON `TEXT`.
+/// The columns come from the entity type (``/Persistence/EntitySchema``), with the values
+/// GRDB's `Codable` records give them: integers as `INTEGER`, `Bool` as `BOOLEAN`, `Double` as
+/// `REAL`, `String` (and `String`-backed enums, `URL`) as `TEXT`, `Data` and `UUID` as `BLOB`,
+/// a `Date` as a `REAL` of seconds since 2001-01-01 (exact; `datetime(due + 978307200,
+/// 'unixepoch')` reads it), an optional as NULL when `nil`, and a nested value or collection
+/// as JSON `TEXT`.
 /// Any tool reads the file: `SELECT title FROM cards WHERE due IS NOT NULL`.
 ///
 /// A model that changes keeps its rows (<doc:SchemaEvolution>): a column the table lacks, or
