@@ -44,8 +44,8 @@ final class ColumnDecoder: Decoder {
 
   /// Decodes one row.
   ///
-  /// - Throws: A `DecodingError` or GRDB's `RowDecodingError` when a column is missing or
-  ///   holds a value the property's type cannot take, or the entity's own decoding error.
+  /// - Throws: A `DecodingError` when a column is missing or holds a value the property's type
+  ///   cannot take, or the entity's own decoding error.
   func decode<Entity: Decodable>(_ type: Entity.Type, from row: Row) throws -> Entity {
     self.row = row
     slots.startRow()
