@@ -47,7 +47,7 @@ public final class PostgresBackend: PersistenceBackend {
   let configuration: PostgresConnection.Configuration
   private let run: Task<Void, Never>
   let logger: Logger
-  let book = VersionBook()
+  @usableFromInline let book = VersionBook()
   private let recorder = MetricsRecorder()
   private let isClosed = Mutex(false)
 

@@ -11,11 +11,14 @@ extension StateWriter {
   ///   - keyPath: Where the store lives in the state.
   ///   - table: The table that stores it.
   ///   - database: The database that holds the table.
+  @inlinable
   public convenience init<Entity>(
     keyPath: WritableKeyPath<State, EntityStore<Entity>>,
     table: PostgresTable<Entity>,
     database: PostgresBackend
   ) {
+    // NB: inlinable, as the initializer it calls: the drain is specialized for the app's
+    // entity.
     self.init(
       keyPath: keyPath, backend: database,
       versions: database.book.table(table.name, keyedBy: String.self), key: { "\($0)" },
