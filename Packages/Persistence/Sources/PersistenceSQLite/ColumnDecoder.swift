@@ -112,11 +112,12 @@ final class ColumnDecoder: Decoder {
     let stored: DatabaseValue = row[index]
     // NB: a column whose values needed JSON reads its next ones as JSON first, without trying
     // (and failing with a thrown error) to decode them from one value. A value that is not
-    // JSON of the type (a type that writes some values as one primitive) is read as below.
-    if jsonColumns.contains(index), let data = Self.jsonContainer(in: stored),
-      let value = try? decodeJSON(type, from: data)
-    {
-      return value
+    // JSON of the type (a type that writes some values as one primitive) is read as below,
+    // which throws its own error if it cannot be read either: none is lost.
+    if jsonColumns.contains(index), let data = Self.jsonContainer(in: stored) {
+      do {
+        return try decodeJSON(type, from: data)
+      } catch {}
     }
     do {
       return try Self.value(type, from: stored, key: key)

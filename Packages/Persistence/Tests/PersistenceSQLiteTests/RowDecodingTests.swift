@@ -74,37 +74,33 @@ struct RowDecodingTests {
   }
 
   @Test func aNullInARequiredColumnIsAnUndecodableRowNamingItsTableAndID() async throws {
-    let table = EntityTable<Note>("notes")
-    let database = try SQLiteDatabase.inMemory(
-      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
-    try await database.persist(to: table)(
-      [Note(id: 1, title: "one", done: false), Note(id: 2, title: "two", done: true)], [])
     // NB: another tool's write: the column has no NOT NULL constraint.
-    try await database.writer.write { db in
-      try db.execute(sql: "UPDATE notes SET title = NULL WHERE id = 2")
-    }
-    await #expect {
-      _ = try await database.load(table)
-    } throws: { error in
-      guard case .undecodable(table: "notes", id: "2", _)? = error as? SQLiteDatabaseError
-      else { return false }
-      return true
-    }
-    try database.close()
+    try await expectUndecodable(
+      EntityTable<Note>("notes"),
+      [Note(id: 1, title: "one", done: false), Note(id: 2, title: "two", done: true)],
+      after: "UPDATE notes SET title = NULL WHERE id = 2", id: "2")
   }
 
   @Test func aTextInANumberColumnIsAnUndecodableRow() async throws {
-    let table = EntityTable<Shape>("shapes")
+    try await expectUndecodable(
+      EntityTable<Shape>("shapes"), [Shape(id: 1, kind: "wide", width: 1, height: 2)],
+      after: "UPDATE shapes SET width = 'wide' WHERE id = 1", id: "1")
+  }
+
+  /// Stores `entities` in `table`, runs another tool's `sql` on the file, and expects the load
+  /// to be refused as an undecodable row of `table` with the id `id`.
+  private func expectUndecodable<Entity>(
+    _ table: EntityTable<Entity>, _ entities: [Entity], after sql: String, id: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     let database = try SQLiteDatabase.inMemory(
       migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
-    try await database.persist(to: table)([Shape(id: 1, kind: "wide", width: 1, height: 2)], [])
-    try await database.writer.write { db in
-      try db.execute(sql: "UPDATE shapes SET width = 'wide' WHERE id = 1")
-    }
-    await #expect {
+    try await database.persist(to: table)(entities, [])
+    try await database.writer.write { db in try db.execute(sql: sql) }
+    await #expect(sourceLocation: sourceLocation) {
       _ = try await database.load(table)
     } throws: { error in
-      guard case .undecodable(table: "shapes", id: "1", _)? = error as? SQLiteDatabaseError
+      guard case .undecodable(table: table.name, id: id, _)? = error as? SQLiteDatabaseError
       else { return false }
       return true
     }
