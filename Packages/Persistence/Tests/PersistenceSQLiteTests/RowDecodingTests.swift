@@ -8,6 +8,12 @@ import Testing
 /// How a load reads rows back as entities: every row of a table in one pass, properties read by
 /// column name whatever order or subset each row's decoding asks for.
 struct RowDecodingTests {
+  /// An in-memory database holding `table`, empty.
+  private static func database<Entity>(with table: EntityTable<Entity>) throws -> SQLiteDatabase {
+    try SQLiteDatabase.inMemory(
+      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
+  }
+
   struct Note: Codable, Identifiable, Equatable, Sendable {
     let id: Int
     var title: String
@@ -18,8 +24,7 @@ struct RowDecodingTests {
 
   @Test func rowsWithAndWithoutOptionalValuesLoadBackEqual() async throws {
     let table = EntityTable<Note>("notes")
-    let database = try SQLiteDatabase.inMemory(
-      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
+    let database = try Self.database(with: table)
     // NB: each row skips other properties (a NULL is decoded without its value), so a row asks
     // for other columns in another order than the one before it.
     let notes = (1...40).map { id in
@@ -62,8 +67,7 @@ struct RowDecodingTests {
 
   @Test func aDecodingThatAsksInAnotherOrderEachRowReadsEachPropertyFromItsColumn() async throws {
     let table = EntityTable<Shape>("shapes")
-    let database = try SQLiteDatabase.inMemory(
-      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
+    let database = try Self.database(with: table)
     let shapes = (1...20).map { id in
       Shape(
         id: id, kind: id % 3 == 0 ? "tall" : "wide", width: Double(id), height: Double(100 + id))
@@ -93,8 +97,7 @@ struct RowDecodingTests {
     _ table: EntityTable<Entity>, _ entities: [Entity], after sql: String, id: String,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
-    let database = try SQLiteDatabase.inMemory(
-      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
+    let database = try Self.database(with: table)
     try await database.persist(to: table)(entities, [])
     try await database.writer.write { db in try db.execute(sql: sql) }
     await #expect(sourceLocation: sourceLocation) {
@@ -150,8 +153,7 @@ struct RowDecodingTests {
 
   @Test func jsonColumnsLoadBackEqualWhateverEachRowHolds() async throws {
     let table = EntityTable<Item>("items")
-    let database = try SQLiteDatabase.inMemory(
-      migrations: [SQLiteMigration("v1") { db in try table.create(in: db) }])
+    let database = try Self.database(with: table)
     // NB: empty lists and filled ones, and an amount column holding integers and JSON, in rows
     // that alternate: a column read as JSON once is still read right when a row holds another
     // form.
