@@ -39,18 +39,26 @@ package enum ChangeLog {
         """)
   }
 
-  /// The statement that logs one row, its table, origin and time bound: ``Entry/log(_:)`` binds
-  /// the rest per row.
+  /// The statement that logs `rows` rows, its table, origin and time bound (parameters 1 to
+  /// 3): each row's id, version and whether it was deleted are parameters 4, 5 and 6 of the
+  /// first row, 7, 8 and 9 of the second, and so on.
   static func statement(
-    in db: Database, table name: String, origin: String, writtenAt: Double
+    rows: Int, in db: Database, table name: String, origin: String, writtenAt: Double
   ) throws -> Statement {
+    let values = (0..<rows).map { row in
+      let first = 4 + 3 * row
+      return "(?1, ?2, ?3, ?\(first), ?\(first + 1), ?\(first + 2), 0)"
+    }
     let statement = try db.cachedStatement(
       sql: """
         INSERT INTO \(table)
           (table_name, origin, written_at, entity_id, version, deleted, placed_last)
-        VALUES (?, ?, ?, ?, ?, ?, 0)
+        VALUES \(values.joined(separator: ", "))
         """)
-    try statement.setArguments([name, origin, writtenAt, DatabaseValue.null, 0, 0])
+    try statement.setArguments(
+      StatementArguments(
+        [name.databaseValue, origin.databaseValue, writtenAt.databaseValue]
+          + Array(repeating: DatabaseValue.null, count: 3 * rows)))
     return statement
   }
 
