@@ -37,10 +37,4 @@ struct WrittenRow: Sendable {
   @usableFromInline let offset: Int
   @usableFromInline let version: Int64
   @usableFromInline let isDeletion: Bool
-
-  init(offset: Int, version: Int64, isDeletion: Bool) {
-    self.offset = offset
-    self.version = version
-    self.isDeletion = isDeletion
-  }
 }
