@@ -164,6 +164,71 @@ struct SharedFileTests {
     try await b.close()
   }
 
+  /// Rows are updated many to a statement, each at its base version: among them, a row
+  /// another process changed meanwhile is a conflict and a row the file refuses a rejected
+  /// write, each found on its own; every other row is updated, and logged once at its version.
+  @Test func amongManyUpdatesEachConflictAndRefusalIsFoundAndTheRestIsStored() async throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    // 300 rows: statements of 128, 128, 32, 8, 2 and 2 rows.
+    let ids = (0..<300).map { String(format: "n%03d", $0) }
+    a.edit { for id in ids { $0.notes.upsert(Note(id: id, title: "first")) } }
+    try await a.persistence.flush()
+    let b = try await Process(file, as: "b")
+    a.edit { $0.notes.modify("n150") { $0.title = "A's" } }
+    try await a.persistence.flush()
+    b.edit {
+      for id in ids { $0.notes.modify(id) { $0.title = id == "n200" ? "secret" : "B's" } }
+    }
+
+    let conflicts = await conflictsOf(b.persistence)
+    #expect(conflicts.map(\.id) == ["n150"])
+    #expect(conflicts.map(\.expectedVersion) == [1])
+    #expect(conflicts.map(\.currentVersion) == [2])
+    #expect(try await a.database.load(noteTable).values.filter { $0.title == "B's" }.isEmpty)
+
+    try await b.database.writer.write { db in
+      try db.execute(
+        sql: """
+          CREATE TRIGGER no_secrets BEFORE UPDATE ON notes WHEN NEW.title = 'secret'
+          BEGIN SELECT RAISE(ABORT, 'no secrets'); END
+          """)
+    }
+    let theirs = try b.database.keepTheirs(conflicts, in: noteTable)
+    b.edit { $0.notes.apply(theirs) }
+    do {
+      try await b.persistence.flush()
+      Issue.record("the flush succeeded; expected n200 refused")
+    } catch {
+      guard case .rejected(let rejected) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(rejected.map(\.id) == ["n200"])
+    }
+
+    let stored = try await a.database.load(noteTable)
+    #expect(stored.values.map(\.id) == ids)
+    #expect(
+      stored.values.map(\.title) == ids.map { ["n150": "A's", "n200": "first"][$0] ?? "B's" })
+    let others = ids.filter { $0 != "n150" && $0 != "n200" }
+    let versions = try rowVersions(file)
+    #expect(others.allSatisfy { versions[$0] == 2 })
+    let queue = try DatabaseQueue(path: file.path)
+    defer { try? queue.close() }
+    let logged = try await queue.read { db in
+      try Row.fetchAll(
+        db,
+        sql: "SELECT entity_id, version FROM reduxkit_change_log WHERE origin = 'b' ORDER BY seq"
+      ).map { (row: Row) in (row[0] as String, row[1] as Int64) }
+    }
+    #expect(logged.map(\.0) == others)
+    #expect(logged.allSatisfy { $0.1 == 2 })
+    try await a.close()
+    try await b.close()
+  }
+
   @Test func aStaleWriteIsAConflictResolvedForMine() async throws {
     let directory = try TemporaryDirectory()
     let file = directory.file("shared.sqlite")

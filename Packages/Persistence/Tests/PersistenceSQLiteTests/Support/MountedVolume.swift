@@ -55,8 +55,18 @@ final class MountedVolume {
     #if os(Linux)
       let remount: UInt = 32  // MS_REMOUNT
       let readOnly: UInt = 1  // MS_RDONLY
-      guard mount("tmpfs", url.path, "tmpfs", remount | readOnly, nil) == 0 else {
-        throw MountFailed(operation: "remount read-only", code: errno)
+      // NB: the kernel refuses (EBUSY) while a file of the volume is open for writing. A test
+      // that starts a process (the crash and two-process tests) while this one copies its files
+      // gives the child, between its fork and its exec, a copy of the descriptor being written;
+      // the child closes it within moments, so the remount is tried again for up to a second.
+      var attempts = 0
+      while mount("tmpfs", url.path, "tmpfs", remount | readOnly, nil) != 0 {
+        let code = errno
+        attempts += 1
+        guard code == EBUSY, attempts < 50 else {
+          throw MountFailed(operation: "remount read-only", code: code)
+        }
+        usleep(20_000)
       }
     #endif
   }
