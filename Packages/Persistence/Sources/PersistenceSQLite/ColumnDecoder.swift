@@ -109,16 +109,16 @@ final class ColumnDecoder: Decoder {
   fileprivate func value<T: Decodable>(_ type: T.Type, at index: Int, key: some CodingKey)
     throws -> T
   {
-    let stored: DatabaseValue = row[index]
     // NB: a column whose values needed JSON reads its next ones as JSON first, without trying
     // (and failing with a thrown error) to decode them from one value. A value that is not
     // JSON of the type (a type that writes some values as one primitive) is read as below,
     // which throws its own error if it cannot be read either: none is lost.
-    if jsonColumns.contains(index), let data = Self.jsonContainer(in: stored) {
+    if jsonColumns.contains(index), let data = jsonContainer(at: index) {
       do {
         return try decodeJSON(type, from: data)
       } catch {}
     }
+    let stored: DatabaseValue = row[index]
     do {
       return try Self.value(type, from: stored, key: key)
     } catch is JSONRequired {
@@ -143,16 +143,33 @@ final class ColumnDecoder: Decoder {
     return try json.decode(type, from: data)
   }
 
-  /// The bytes of a JSON object or array a column holds, if it holds one.
-  private static func jsonContainer(in stored: DatabaseValue) -> Data? {
-    guard let data = Data.fromDatabaseValue(stored),
-      let first = data.first(where: { !Self.jsonWhitespace.contains($0) }),
+  /// The bytes of the JSON object or array the column at `index` holds, if it holds one.
+  ///
+  /// NB: read in place from the statement when the rows are its: made a `DatabaseValue`, the
+  /// text was copied into a `String`, then again into `Data`, a tenth of a load of the board.
+  private func jsonContainer(at index: Int) -> Data? {
+    let data: Data
+    if let statement {
+      let column = CInt(index)
+      let stored = sqlite3_column_type(statement, column)
+      // NB: the bytes' pointer first, then their count (SQLite's order for a text).
+      guard stored == SQLITE_TEXT || stored == SQLITE_BLOB,
+        let bytes = sqlite3_column_blob(statement, column)
+      else { return nil }
+      data = Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, column)))
+    } else {
+      guard let stored = Data.fromDatabaseValue(row[index]) else { return nil }
+      data = stored
+    }
+    guard let first = data.first(where: { !Self.isJSONWhitespace($0) }),
       first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
     else { return nil }
     return data
   }
 
-  private static let jsonWhitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+  private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
 
   /// A value from one column's value: a `Date`, a `DatabaseValueConvertible`, or a type that
   /// decodes from one primitive (``JSONRequired`` when it decodes from a container instead).
