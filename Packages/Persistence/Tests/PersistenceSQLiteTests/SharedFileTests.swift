@@ -125,39 +125,18 @@ struct SharedFileTests {
     #expect(conflicts.first?.currentJSON?.contains("A's") == true)
     #expect(try rowVersions(file) == ["n150": 1])  // nothing of B's flush written
 
-    try await b.database.writer.write { db in
-      try db.execute(
-        sql: """
-          CREATE TRIGGER no_secrets BEFORE INSERT ON notes WHEN NEW.title = 'secret'
-          BEGIN SELECT RAISE(ABORT, 'no secrets'); END
-          """)
-    }
+    // Theirs kept; the file refuses one row of the flush that follows.
+    try await refuseSecrets(on: "INSERT", in: b.database)
     let theirs = try b.database.keepTheirs(conflicts, in: noteTable)
     b.edit { $0.notes.apply(theirs) }
-    do {
-      try await b.persistence.flush()
-      Issue.record("the flush succeeded; expected n200 refused")
-    } catch {
-      guard case .rejected(let rejected) = error else {
-        Issue.record("unexpected \(error)")
-        return
-      }
-      #expect(rejected.map(\.id) == ["n200"])
-    }
+    #expect(await rejectedIDs(b.persistence) == ["n200"])
 
     let stored = try await a.database.load(noteTable)
     let others = ids.filter { $0 != "n150" && $0 != "n200" }
     #expect(stored.values.map(\.id).filter { $0 != "n150" } == others)
     #expect(stored["n150"]?.title == "A's")
     let versions = try rowVersions(file)
-    let queue = try DatabaseQueue(path: file.path)
-    defer { try? queue.close() }
-    let logged = try await queue.read { db in
-      try Row.fetchAll(
-        db,
-        sql: "SELECT entity_id, version FROM reduxkit_change_log WHERE origin = 'b' ORDER BY seq"
-      ).map { (row: Row) in (row[0] as String, row[1] as Int64) }
-    }
+    let logged = try logRecords(file, origin: "b")
     #expect(logged.map(\.0) == others)
     #expect(logged.allSatisfy { versions[$0.0] == $0.1 })
     try await a.close()
@@ -188,25 +167,11 @@ struct SharedFileTests {
     #expect(conflicts.map(\.currentVersion) == [2])
     #expect(try await a.database.load(noteTable).values.filter { $0.title == "B's" }.isEmpty)
 
-    try await b.database.writer.write { db in
-      try db.execute(
-        sql: """
-          CREATE TRIGGER no_secrets BEFORE UPDATE ON notes WHEN NEW.title = 'secret'
-          BEGIN SELECT RAISE(ABORT, 'no secrets'); END
-          """)
-    }
+    // Theirs kept; the file refuses one row of the flush that follows.
+    try await refuseSecrets(on: "UPDATE", in: b.database)
     let theirs = try b.database.keepTheirs(conflicts, in: noteTable)
     b.edit { $0.notes.apply(theirs) }
-    do {
-      try await b.persistence.flush()
-      Issue.record("the flush succeeded; expected n200 refused")
-    } catch {
-      guard case .rejected(let rejected) = error else {
-        Issue.record("unexpected \(error)")
-        return
-      }
-      #expect(rejected.map(\.id) == ["n200"])
-    }
+    #expect(await rejectedIDs(b.persistence) == ["n200"])
 
     let stored = try await a.database.load(noteTable)
     #expect(stored.values.map(\.id) == ids)
@@ -215,14 +180,7 @@ struct SharedFileTests {
     let others = ids.filter { $0 != "n150" && $0 != "n200" }
     let versions = try rowVersions(file)
     #expect(others.allSatisfy { versions[$0] == 2 })
-    let queue = try DatabaseQueue(path: file.path)
-    defer { try? queue.close() }
-    let logged = try await queue.read { db in
-      try Row.fetchAll(
-        db,
-        sql: "SELECT entity_id, version FROM reduxkit_change_log WHERE origin = 'b' ORDER BY seq"
-      ).map { (row: Row) in (row[0] as String, row[1] as Int64) }
-    }
+    let logged = try logRecords(file, origin: "b")
     #expect(logged.map(\.0) == others)
     #expect(logged.allSatisfy { $0.1 == 2 })
     try await a.close()
@@ -596,6 +554,45 @@ struct SharedFileTests {
   }
 
   // MARK: - Helpers
+
+  /// Makes the file refuse, on `event` (`INSERT`, `UPDATE`), a note titled "secret".
+  private func refuseSecrets(on event: String, in database: SQLiteDatabase) async throws {
+    try await database.writer.write { db in
+      try db.execute(
+        sql: """
+          CREATE TRIGGER no_secrets BEFORE \(event) ON notes WHEN NEW.title = 'secret'
+          BEGIN SELECT RAISE(ABORT, 'no secrets'); END
+          """)
+    }
+  }
+
+  /// Flushes, and returns the ids of the writes the file refused.
+  private func rejectedIDs(_ persistence: PersistenceMiddleware<Library>) async -> [String] {
+    do {
+      try await persistence.flush()
+      Issue.record("the flush succeeded; expected a refused write")
+      return []
+    } catch {
+      guard case .rejected(let rejected) = error else {
+        Issue.record("unexpected \(error)")
+        return []
+      }
+      return rejected.map(\.id)
+    }
+  }
+
+  /// The change log's records of `origin`, in order: each row's id and version.
+  private func logRecords(_ file: URL, origin: String) throws -> [(String, Int64)] {
+    let queue = try DatabaseQueue(path: file.path)
+    defer { try? queue.close() }
+    return try queue.read { db in
+      try Row.fetchAll(
+        db,
+        sql: "SELECT entity_id, version FROM reduxkit_change_log WHERE origin = ? ORDER BY seq",
+        arguments: [origin]
+      ).map { (row: Row) in (row[0] as String, row[1] as Int64) }
+    }
+  }
 
   private func conflictsOf(_ persistence: PersistenceMiddleware<Library>) async
     -> [PersistenceConflict]
