@@ -187,6 +187,57 @@ struct SharedFileTests {
     try await b.close()
   }
 
+  /// Random batches of new rows, inserted in statements of 128, 32, 8, 2 and 1 rows: whatever
+  /// a batch's size and wherever the rows another process made (conflicts) or the file refuses
+  /// stand in it, exactly those are reported, and every other row is stored, in order.
+  @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+  func randomBatchesOfNewRowsReportExactlyTheirConflictsAndRefusals(seed: UInt64) async throws {
+    var random = SeededRandom(seed: seed)
+    let directory = try TemporaryDirectory()
+    let file = directory.file("shared.sqlite")
+    let a = try await Process(file, as: "a")
+    let b = try await Process(file, as: "b")
+    try await refuseSecrets(on: "INSERT", in: a.database)
+    var all: [String] = []
+    var written: [String] = []  // B's rows the file keeps, in B's order
+    for round in 0..<5 {
+      let ids = (0..<(1 + random.next(below: 300))).map { "r\(round)-\($0)" }
+      let picked = Set((0...random.next(below: 3)).map { _ in ids[random.next(below: ids.count)] })
+      // NB: conflicts or refusals in a round, not both: a flush reports its refusals first.
+      let (taken, secret) = random.next(below: 2) == 0 ? (picked, []) : ([], picked)
+      a.edit {
+        for id in ids where taken.contains(id) { $0.notes.upsert(Note(id: id, title: "A's")) }
+      }
+      try await a.persistence.flush()
+      b.edit {
+        for id in ids {
+          $0.notes.upsert(Note(id: id, title: secret.contains(id) ? "secret" : "B's"))
+        }
+      }
+      if !taken.isEmpty {
+        let conflicts = await conflictsOf(b.persistence)
+        #expect(conflicts.map(\.id) == ids.filter(taken.contains), "round \(round)")
+        let theirs = try b.database.keepTheirs(conflicts, in: noteTable)
+        b.edit { $0.notes.apply(theirs) }
+        try await b.persistence.flush()
+      } else {
+        #expect(await rejectedIDs(b.persistence) == ids.filter(secret.contains), "round \(round)")
+        b.persistence.discardRejected()
+      }
+      all += ids.filter { !secret.contains($0) }
+      written += ids.filter { !taken.contains($0) && !secret.contains($0) }
+    }
+
+    let stored = try await a.database.load(noteTable)
+    #expect(Set(stored.values.map(\.id)) == Set(all))
+    let bRows = Set(written)
+    #expect(stored.values.map(\.id).filter(bRows.contains) == written)
+    #expect(stored.values.allSatisfy { ($0.title == "B's") == bRows.contains($0.id) })
+    #expect(try logRecords(file, origin: "b").map(\.0) == written)
+    try await a.close()
+    try await b.close()
+  }
+
   @Test func aStaleWriteIsAConflictResolvedForMine() async throws {
     let directory = try TemporaryDirectory()
     let file = directory.file("shared.sqlite")
