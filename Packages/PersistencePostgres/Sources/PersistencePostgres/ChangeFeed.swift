@@ -285,20 +285,27 @@ public final class ChangeFeed: Sendable {
   /// microseconds) the oldest transaction holding the log's lock with an id has run.
   static let bound = """
     WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+    locks AS MATERIALIZED (
+      SELECT locktype, relation, database, transactionid, mode, granted, pid FROM pg_locks
+    ),
     lockers AS (
-      SELECT DISTINCT pid FROM pg_locks
+      SELECT DISTINCT pid FROM locks
       WHERE locktype = 'relation' AND relation = 'reduxkit_change_log'::regclass
         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
     ),
     quiet AS (
-      SELECT transactionid AS x FROM pg_locks
+      SELECT transactionid AS x FROM locks
       WHERE locktype = 'transactionid' AND mode = 'ExclusiveLock' AND granted
         AND pid NOT IN (SELECT pid FROM lockers)
     ),
     bound AS (
       SELECT coalesce(
         (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x
-         WHERE (x::text::numeric % 4294967296)::text::xid NOT IN (SELECT x FROM quiet)),
+         WHERE CASE
+           WHEN (x::text::numeric % 4294967296)::text::xid IN (SELECT x FROM quiet)
+           THEN pg_xact_status(x) IS DISTINCT FROM 'in progress'
+           ELSE true
+         END),
         (SELECT pg_snapshot_xmax(s) FROM snap)) AS xmin,
       coalesce(
         (SELECT extract(epoch FROM clock_timestamp() - min(xact_start)) * 1000000
@@ -319,6 +326,15 @@ public final class ChangeFeed: Sendable {
   /// never writes it and is skipped; one that ended since the snapshot, or holds the lock,
   /// bounds the read. `heldBack` is how long the oldest transaction holding the lock with an
   /// id has run: the feed's wait, for `metrics`.
+  ///
+  /// NB: a transaction is skipped only if it is still in progress after the locks were read
+  /// (`pg_xact_status`, asked after `quiet`, a `CASE` keeping that order). A flush releases
+  /// its locks after it commits, in no set order: without that question, one that committed
+  /// while the locks were read could show its id without its lock on the log, count as quiet,
+  /// and be passed, though the snapshot did not see its rows: they were never delivered. Still
+  /// in progress after the read, it held the log's lock during the read if it writes the log
+  /// at all (it takes the lock before it has an id). The locks are read once (`locks`), so
+  /// that `lockers` and `quiet` describe one moment.
   static func read(
     after cursor: ChangeFeedCursor, on connection: PostgresConnection, logger: Logger
   ) async throws -> (records: [ChangeRecord], next: ChangeFeedCursor, heldBack: Duration) {

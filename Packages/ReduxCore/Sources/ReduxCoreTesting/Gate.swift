@@ -26,6 +26,10 @@ public final class Gate: Sendable {
   /// Creates a closed gate.
   public init() {}
 
+  /// Whether the gate is open: work that polls (a loop that runs until the test says stop)
+  /// reads it instead of waiting.
+  public var isOpen: Bool { state.withLock { $0.isOpen } }
+
   /// The number of tasks waiting.
   public var waiterCount: Int { state.withLock { $0.waiters.count } }
 
