@@ -36,15 +36,21 @@ struct FlushWriter {
 
   private var table: String { batch.quotedName }
 
-  /// The assignments of the entity's columns from the spread JSON `p`.
-  private var assignments: String {
-    batch.columns.map { "\($0) = p.\($0), " }.joined()
+  /// The entity's columns, each with the name of its array in `UNNEST … AS u(…)`: `c0`, `c1`, …
+  /// (names of ours: a property may be called `id` or `n`).
+  private var aliased: [(column: String, alias: String)] {
+    batch.columns.enumerated().map { ($1, "c\($0)") }
   }
-  /// The entity's columns, and their values from the spread JSON `p`.
-  private var columnList: String { batch.columns.map { ", \($0)" }.joined() }
-  private var spreadList: String { batch.columns.map { ", p.\($0)" }.joined() }
-  /// The JSON of `u.data` spread into the table's row type, as `p`.
-  private var spread: String { "LATERAL jsonb_populate_record(NULL::\(table), u.data::jsonb) AS p" }
+  /// The entity's columns, after a comma each.
+  private var columnList: String { aliased.map { ", \($0.column)" }.joined() }
+  /// The values of the entity's columns in `u`, after a comma each.
+  private var valueList: String { aliased.map { ", u.\($0.alias)" }.joined() }
+  /// The names of the entity's arrays in `u`, after a comma each.
+  private var aliasList: String { aliased.map { ", \($0.alias)" }.joined() }
+  /// The entity's arrays, parameters from `$first` on, after a comma each.
+  private func arrays(from first: Int) -> String {
+    batch.columns.indices.map { ", $\(first + $0)" }.joined()
+  }
 
   func write(into outcome: inout FlushOutcome) async throws {
     try await delete(into: &outcome)
@@ -145,18 +151,18 @@ struct FlushWriter {
     let exceptions = try await exceptions(
       """
       WITH done AS (
-        UPDATE \(table) AS r SET \(assignments)version = r.version + 1,
-          updated_by = $5, updated_at = now(),
+        UPDATE \(table) AS r SET \(aliased.map { "\($0.column) = u.\($0.alias), " }.joined())
+          version = r.version + 1, updated_by = $4, updated_at = now(),
           position = CASE WHEN u.position = 'NaN' THEN r.position ELSE u.position END
-        FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::float8[])
-          WITH ORDINALITY AS u(id, data, base, position, n), \(spread)
-        WHERE r.id = u.id AND (r.version = u.base OR $6)
+        FROM UNNEST($1::text[], $2::bigint[], $3::float8[]\(arrays(from: 7)))
+          WITH ORDINALITY AS u(id, base, position\(aliasList), n)
+        WHERE r.id = u.id AND (r.version = u.base OR $5)
         RETURNING r.id, r.version, u.base + 1 AS expected, u.n
-      ), \(logged("write", table: "$7", origin: "$5", order: "n"))
+      ), \(logged("write", table: "$6", origin: "$4", order: "n"))
       """, ids: ids,
       binds: binds(
-        ids, try json(of: writes), bases, self.positions(of: writes, taken: positions), instance,
-        batch.lastWriterWins, batch.table))
+        ids, bases, self.positions(of: writes, taken: positions), instance,
+        batch.lastWriterWins, batch.table, columns: try batch.columnArrays(of: writes)))
     for (index, id) in ids.enumerated() where !exceptions.missed.contains(id) {
       outcome.log.append(
         .init(
@@ -185,15 +191,15 @@ struct FlushWriter {
       unsafeSQL: """
         WITH logged AS (
           INSERT INTO reduxkit_change_log (table_name, op, origin, entity_ids, versions)
-          SELECT $5, 'write', $3, $1::text[], array_fill($6::bigint, ARRAY[cardinality($1::text[])])
+          SELECT $4, 'write', $2, $1::text[], array_fill($5::bigint, ARRAY[cardinality($1::text[])])
         )
         INSERT INTO \(table) (id\(columnList), version, updated_by, position)
-        SELECT u.id\(spreadList), $6, $3, u.position
-        FROM UNNEST($1::text[], $2::text[], $4::float8[]) AS u(id, data, position), \(spread)
+        SELECT u.id\(valueList), $5, $2, u.position
+        FROM UNNEST($1::text[], $3::float8[]\(arrays(from: 6))) AS u(id, position\(aliasList))
         """,
       binds: try binds(
-        ids, try json(of: writes), instance, self.positions(of: writes, taken: positions),
-        batch.table, version))
+        ids, instance, self.positions(of: writes, taken: positions), batch.table, version,
+        columns: try batch.columnArrays(of: writes)))
     try await connection.query("SAVEPOINT reduxkit_insert", logger: logger)
     do {
       try await connection.query(statement, logger: logger)
@@ -246,17 +252,17 @@ struct FlushWriter {
       """
       WITH done AS (
         INSERT INTO \(table) (id\(columnList), version, updated_by, position)
-        SELECT u.id\(spreadList), $6, $3, u.position
-        FROM UNNEST($1::text[], $2::text[], $4::float8[]) AS u(id, data, position), \(spread)
+        SELECT u.id\(valueList), $5, $2, u.position
+        FROM UNNEST($1::text[], $3::float8[]\(arrays(from: 6))) AS u(id, position\(aliasList))
         ON CONFLICT (id) DO UPDATE SET \(batch.columns.map { "\($0) = excluded.\($0), " }.joined())
           version = \(table).version + 1,
           updated_by = excluded.updated_by, updated_at = now(), position = excluded.position
-        RETURNING id, version, $6::bigint AS expected, position
-      ), \(logged("write", table: "$5", origin: "$3", order: "position"))
+        RETURNING id, version, $5::bigint AS expected, position
+      ), \(logged("write", table: "$4", origin: "$2", order: "position"))
       """, ids: ids,
       binds: binds(
-        ids, try json(of: writes), instance, self.positions(of: writes, taken: positions),
-        batch.table, version))
+        ids, instance, self.positions(of: writes, taken: positions), batch.table, version,
+        columns: try batch.columnArrays(of: writes)))
     for id in ids where !exceptions.missed.contains(id) {
       outcome.log.append(
         .init(
@@ -325,19 +331,12 @@ struct FlushWriter {
     }
   }
 
-  private func json(of writes: [PostgresBatch.Write]) throws -> [String] {
-    try writes.map { write in
-      do {
-        return try write.json.get()
-      } catch {
-        throw PostgresBackendError.unencodable(table: batch.table, id: write.id, underlying: error)
-      }
-    }
-  }
-
-  private func binds(_ values: any PostgresEncodable...) throws -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: values.count)
+  private func binds(
+    _ values: any PostgresThrowingDynamicTypeEncodable..., columns: [ColumnArray] = []
+  ) throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: values.count + columns.count)
     for value in values { try bindings.append(value) }
+    for column in columns { bindings.append(column) }
     return bindings
   }
 }

@@ -361,7 +361,7 @@ public final class PostgresBackend: PersistenceBackend {
     }
     let unencodable = batches.enumerated().flatMap { offset, batch in
       batch.writes.compactMap { write -> RejectedWrite? in
-        guard case .failure(let error) = write.json else { return nil }
+        guard case .failure(let error) = write.row else { return nil }
         return RejectedWrite(
           batch: offset, table: batch.table, id: write.id, reason: .unencodable("\(error)"))
       }

@@ -13,8 +13,8 @@ public import PostgresNIO
 /// `Bool` as `boolean`, `Double` as `double precision`, `String` (and `String`-backed enums) as
 /// `text`, `UUID` as `uuid`, a `Date` as a `double precision` of seconds since 2001-01-01 (as on
 /// SQLite: exact; `to_timestamp(due + 978307200)` reads it), `Data` as base64 `text`, an
-/// optional as NULL, and a nested value or collection as `jsonb`. A flush sends each entity's
-/// JSON once and the server spreads it into the columns (`jsonb_populate_record`); a load reads
+/// optional as NULL, and a nested value or collection as `jsonb`. A flush sends each column of
+/// its rows as one typed array (`UNNEST`); a load reads
 /// each row back as JSON (`to_jsonb`). A column the table lacks, or whose type changed, is a
 /// ``PostgresBackendError`` at the load, which names the migration step to write
 /// (``addColumns(on:defaults:logger:)``, ``renameColumn(_:to:on:logger:)``).
@@ -303,27 +303,23 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// - Parameter changes: A writer's changes.
   /// - Returns: The batch; an entity that does not encode fails the flush that commits it.
   public func batch(_ changes: EntityChanges<Entity>) -> PostgresBatch {
-    let encoder = JSONEncoder()
     let hasPositions = !changes.positions.isEmpty
-    var writes = changes.writes.indices.map { offset in
+    // NB: an entity whose columns cannot be found fails each of its writes with the reason
+    // (the load refused the table before, for the same reason).
+    let columns = Result { () throws(PostgresBackendError) in try self.columns() }
+    let properties = (try? columns.get()) ?? []
+    let encoder = RowEncoder(columns: properties, rows: changes.writes.count)
+    let writes = changes.writes.indices.map { offset in
       let entity = changes.writes[offset]
       return PostgresBatch.Write(
         id: "\(entity.id)",
-        json: Result { String(decoding: try encoder.encode(entity), as: UTF8.self) },
+        row: columns.mapError { $0 as any Error }.flatMap { _ in encoder.encode(entity) },
         position: hasPositions ? changes.positions[offset] : nil)
-    }
-    // NB: an entity whose columns cannot be found fails each of its writes with the reason
-    // (the load refused the table before, for the same reason).
-    let columns: [String]
-    do {
-      columns = try self.columns().map { Self.quoted($0.name) }
-    } catch {
-      columns = []
-      writes = writes.map { .init(id: $0.id, json: .failure(error), position: $0.position) }
     }
     return PostgresBatch(
       table: name, quotedName: quotedName, quotedSequence: quotedSequence,
-      columns: columns, rowJSON: rowJSON,
+      columns: properties.map { Self.quoted($0.name) }, kinds: properties.map(\.kind),
+      values: encoder.values, rowJSON: rowJSON,
       lastWriterWins: conflictPolicy == .lastWriterWins, writes: writes,
       deletions: changes.deletions.map { "\($0)" })
   }

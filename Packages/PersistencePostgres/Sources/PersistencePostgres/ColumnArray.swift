@@ -1,0 +1,100 @@
+import Persistence
+import PostgresNIO
+
+import struct Foundation.UUID
+
+/// One property's value, as its column's SQL type holds it (``RowEncoder`` makes them).
+enum ColumnValue: Sendable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case boolean(Bool)
+  case text(String)
+  case uuid(UUID)
+  /// A nested value's JSON text.
+  case json(String)
+}
+
+/// One column of some rows of a batch, sent as one typed array parameter (`bigint[]`,
+/// `text[]`, …) in PostgreSQL's binary array format, with a `nil` as a NULL element: what
+/// `UNNEST` spreads into the column.
+///
+/// NB: written here because postgres-nio encodes arrays of non-optional elements only. The
+/// values are written straight into the statement's bind buffer, with no array built per
+/// column.
+struct ColumnArray: PostgresDynamicTypeEncodable {
+  /// The values of every row of the batch, row after row.
+  let values: [ColumnValue]
+  /// The place in ``values`` of each row's first value, in the order of the array.
+  let rows: [Int]
+  /// The column's place in a row.
+  let column: Int
+  let kind: EntitySchema.Kind
+
+  var psqlType: PostgresDataType {
+    switch kind {
+    case .integer: .int8Array
+    case .boolean: .boolArray
+    case .real, .date: .float8Array
+    case .text, .blob: .textArray
+    case .uuid: .uuidArray
+    case .json: .jsonbArray
+    }
+  }
+
+  var psqlFormat: PostgresFormat { .binary }
+
+  private var elementType: PostgresDataType {
+    switch kind {
+    case .integer: .int8
+    case .boolean: .bool
+    case .real, .date: .float8
+    case .text, .blob: .text
+    case .uuid: .uuid
+    case .json: .jsonb
+    }
+  }
+
+  func encode<JSONEncoder: PostgresJSONEncoder>(
+    into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+  ) {
+    // The header: dimensions, whether NULLs may follow, the element type, then the one
+    // dimension's length and lower bound.
+    buffer.writeInteger(rows.isEmpty ? 0 : 1, as: Int32.self)
+    buffer.writeInteger(1, as: Int32.self)
+    buffer.writeInteger(elementType.rawValue)
+    guard !rows.isEmpty else { return }
+    buffer.writeInteger(Int32(rows.count))
+    buffer.writeInteger(1, as: Int32.self)
+    for row in rows {
+      switch values[row + column] {
+      case .null:
+        buffer.writeInteger(-1, as: Int32.self)
+      case .integer(let value):
+        buffer.writeInteger(8, as: Int32.self)
+        buffer.writeInteger(value)
+      case .real(let value):
+        buffer.writeInteger(8, as: Int32.self)
+        buffer.writeInteger(value.bitPattern)
+      case .boolean(let value):
+        buffer.writeInteger(1, as: Int32.self)
+        buffer.writeInteger(value ? 1 : 0, as: UInt8.self)
+      case .text(let value):
+        let length = buffer.writerIndex
+        buffer.writeInteger(0, as: Int32.self)
+        let written = buffer.writeString(value)
+        buffer.setInteger(Int32(written), at: length)
+      case .uuid(let value):
+        buffer.writeInteger(16, as: Int32.self)
+        withUnsafeBytes(of: value.uuid) { _ = buffer.writeBytes($0) }
+      case .json(let value):
+        // NB: binary jsonb is a version byte (1) and the JSON text.
+        let length = buffer.writerIndex
+        buffer.writeInteger(0, as: Int32.self)
+        buffer.writeInteger(1, as: UInt8.self)
+        let written = buffer.writeString(value)
+        buffer.setInteger(Int32(written + 1), at: length)
+      }
+    }
+  }
+}
