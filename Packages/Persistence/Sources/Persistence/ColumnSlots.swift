@@ -1,5 +1,5 @@
 /// The place of each column of a table's rows, found by the name of the property it holds, for
-/// ``ColumnEncoder`` and ``ColumnDecoder``: by exact name, else case-insensitively (as GRDB
+/// a backend's encoder and decoder of rows: by exact name, else case-insensitively (as GRDB
 /// finds a column).
 ///
 /// NB: an entity's coding asks for its properties in the same order for every row: the names
@@ -7,19 +7,19 @@
 /// compared (two words, for a short name) instead of hashed. A row that asks in another order
 /// (a property skipped because it is `nil`, a coding that depends on a value) is looked up by
 /// hashing from there on: each name is still compared before its place is taken.
-struct ColumnSlots {
-  private let exact: [String: Int]
-  private let lowercased: [String: Int]
+public struct ColumnSlots: Sendable {
+  @usableFromInline let exact: [String: Int]
+  @usableFromInline let lowercased: [String: Int]
   /// The names the first row asked for, in order, with their places.
-  private var asked: [(column: String, slot: Int?)] = []
+  @usableFromInline var asked: [(column: String, slot: Int?)] = []
   /// Whether ``asked`` is complete: the first row is done.
-  private var learned = false
+  @usableFromInline var learned = false
   /// The place in ``asked`` of the next name expected in this row; past its end once the row
   /// asked for another.
-  private var next = 0
+  @usableFromInline var next = 0
 
   /// - Parameter columns: The names of the columns, in order.
-  init(_ columns: [String]) {
+  public init(_ columns: [String]) {
     var exact: [String: Int] = [:]
     var lowercased: [String: Int] = [:]
     // NB: the first column of a name wins, as in GRDB's lookup.
@@ -32,13 +32,15 @@ struct ColumnSlots {
   }
 
   /// Starts a row: its first name is expected to be the first row's first.
-  mutating func startRow() {
+  @inlinable
+  public mutating func startRow() {
     if next > 0 { learned = true }
     next = 0
   }
 
   /// The place of the column of `column`, `nil` when the rows have none.
-  mutating func slot(of column: String) -> Int? {
+  @inlinable
+  public mutating func slot(of column: String) -> Int? {
     if next < asked.count {
       let expected = asked[next]
       next += 1

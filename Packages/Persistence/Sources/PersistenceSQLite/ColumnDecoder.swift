@@ -1,5 +1,6 @@
 public import GRDB
 import GRDBSQLite
+import Persistence
 
 import struct Foundation.Data
 import struct Foundation.Date

@@ -1,4 +1,5 @@
 import GRDB
+import Persistence
 
 import struct Foundation.Data
 import struct Foundation.Date

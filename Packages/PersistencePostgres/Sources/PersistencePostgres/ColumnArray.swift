@@ -70,15 +70,13 @@ struct ColumnArray: PostgresDynamicTypeEncodable {
       switch values[row + column] {
       case .null:
         buffer.writeInteger(-1, as: Int32.self)
+      // NB: an element's length and value in one write: each write checks the buffer's room.
       case .integer(let value):
-        buffer.writeInteger(8, as: Int32.self)
-        buffer.writeInteger(value)
+        buffer.writeMultipleIntegers(Int32(8), value)
       case .real(let value):
-        buffer.writeInteger(8, as: Int32.self)
-        buffer.writeInteger(value.bitPattern)
+        buffer.writeMultipleIntegers(Int32(8), value.bitPattern)
       case .boolean(let value):
-        buffer.writeInteger(1, as: Int32.self)
-        buffer.writeInteger(value ? 1 : 0, as: UInt8.self)
+        buffer.writeMultipleIntegers(Int32(1), UInt8(value ? 1 : 0))
       case .text(let value):
         let length = buffer.writerIndex
         buffer.writeInteger(0, as: Int32.self)

@@ -5,15 +5,8 @@ import PostgresNIO
 /// What one flush's transaction did so far: the rows it wrote (for the versions this instance
 /// has seen) and the conflicts it met.
 struct FlushOutcome: Sendable {
-  /// A row the flush wrote or deleted, at its new version.
-  struct Change: Sendable {
-    let table: String
-    let id: String
-    let version: Int64
-    let isDeletion: Bool
-  }
-
-  var log: [Change] = []
+  /// The rows each table's writes wrote or deleted, at their new versions.
+  var written: [String: [VersionTable<String>.Written]] = [:]
   var conflicts: [PersistenceConflict] = []
 }
 
@@ -69,11 +62,10 @@ struct FlushWriter {
         RETURNING r.id, r.version + 1 AS version, d.base + 1 AS expected
       ), \(logged("delete", table: "$4", origin: "$5", order: "id"))
       """, ids: ids, binds: binds(ids, bases, batch.lastWriterWins, batch.table, instance))
-    for (index, id) in ids.enumerated() where !exceptions.missed.contains(id) {
-      outcome.log.append(
-        .init(
-          table: batch.table, id: id, version: exceptions.versions[id] ?? bases[index] + 1,
-          isDeletion: true))
+    outcome.written[batch.table, default: []] += ids.indices.compactMap { index in
+      let id = ids[index]
+      guard !exceptions.missed.contains(id) else { return nil }
+      return .init(key: id, version: exceptions.versions[id] ?? bases[index] + 1, isDeletion: true)
     }
     // NB: a row already gone is no conflict: both instances wanted it deleted.
     outcome.conflicts += try await conflicts(Array(exceptions.missed), bases: versions).filter {
@@ -84,17 +76,21 @@ struct FlushWriter {
   private func upsert(into outcome: inout FlushOutcome) async throws {
     var updates: [PostgresBatch.Write] = []
     var inserts: [PostgresBatch.Write] = []
-    for write in batch.writes where dropped[write.id] == nil {
-      if versions[write.id] != nil { updates.append(write) } else { inserts.append(write) }
+    // NB: no lookup where none can match: each hashes the row's id.
+    let writes = dropped.isEmpty ? batch.writes : batch.writes.filter { dropped[$0.id] == nil }
+    if versions.isEmpty {
+      inserts = writes
+    } else {
+      for write in writes {
+        if versions[write.id] != nil { updates.append(write) } else { inserts.append(write) }
+      }
     }
     var missed: [String] = []
     // NB: a row new to a batch without positions takes one after every row, taken here, in the
     // batch's order, rather than by `nextval` inside the statements, whose order of
     // evaluation is not defined.
     var positions = try await newPositions(
-      for: batch.writes.filter {
-        dropped[$0.id] == nil && versions[$0.id] == nil && $0.position == nil
-      })
+      for: writes.filter { $0.position == nil && versions[$0.id] == nil })
     if !updates.isEmpty {
       let unmatched = try await update(updates, positions: positions, into: &outcome)
       if batch.lastWriterWins {
@@ -163,11 +159,10 @@ struct FlushWriter {
       binds: binds(
         ids, bases, self.positions(of: writes, taken: positions), instance,
         batch.lastWriterWins, batch.table, columns: try batch.columnArrays(of: writes)))
-    for (index, id) in ids.enumerated() where !exceptions.missed.contains(id) {
-      outcome.log.append(
-        .init(
-          table: batch.table, id: id, version: exceptions.versions[id] ?? bases[index] + 1,
-          isDeletion: false))
+    outcome.written[batch.table, default: []] += ids.indices.compactMap { index in
+      let id = ids[index]
+      guard !exceptions.missed.contains(id) else { return nil }
+      return .init(key: id, version: exceptions.versions[id] ?? bases[index] + 1, isDeletion: false)
     }
     return writes.filter { exceptions.missed.contains($0.id) }
   }
@@ -216,8 +211,8 @@ struct FlushWriter {
       return existing
     }
     try await connection.query("RELEASE SAVEPOINT reduxkit_insert", logger: logger)
-    for id in ids {
-      outcome.log.append(.init(table: batch.table, id: id, version: version, isDeletion: false))
+    outcome.written[batch.table, default: []] += ids.map {
+      .init(key: $0, version: version, isDeletion: false)
     }
     return []
   }
@@ -263,11 +258,9 @@ struct FlushWriter {
       binds: binds(
         ids, instance, self.positions(of: writes, taken: positions), batch.table, version,
         columns: try batch.columnArrays(of: writes)))
-    for id in ids where !exceptions.missed.contains(id) {
-      outcome.log.append(
-        .init(
-          table: batch.table, id: id, version: exceptions.versions[id] ?? version,
-          isDeletion: false))
+    outcome.written[batch.table, default: []] += ids.compactMap { id in
+      guard !exceptions.missed.contains(id) else { return nil }
+      return .init(key: id, version: exceptions.versions[id] ?? version, isDeletion: false)
     }
     return ids.filter { exceptions.missed.contains($0) }
   }

@@ -251,7 +251,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     }
     return RemoteChanges(
       table: name, changes: changes, versions: book.table(name, keyedBy: String.self),
-      key: { "\($0)" })
+      key: { $0.description })
   }
 
   /// Every difference between the table and the versions `book` has seen, as remote changes:
@@ -294,7 +294,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       guard let id = Entity.ID(key) else { continue }
       changes.append(.init(id: id, entity: nil, version: version + 1, origin: "database"))
     }
-    return RemoteChanges(table: name, changes: changes, versions: versions, key: { "\($0)" })
+    return RemoteChanges(table: name, changes: changes, versions: versions, key: { $0.description })
   }
 
   /// Encodes `changes` into the batch a flush commits: what
@@ -306,14 +306,19 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     let hasPositions = !changes.positions.isEmpty
     // NB: an entity whose columns cannot be found fails each of its writes with the reason
     // (the load refused the table before, for the same reason).
-    let columns = Result { () throws(PostgresBackendError) in try self.columns() }
-    let properties = (try? columns.get()) ?? []
+    var properties: [EntitySchema.Property] = []
+    var unencodable: (any Error)?
+    do {
+      properties = try columns()
+    } catch {
+      unencodable = error
+    }
     let encoder = RowEncoder(columns: properties, rows: changes.writes.count)
     let writes = changes.writes.indices.map { offset in
       let entity = changes.writes[offset]
       return PostgresBatch.Write(
-        id: "\(entity.id)",
-        row: columns.mapError { $0 as any Error }.flatMap { _ in encoder.encode(entity) },
+        id: entity.id.description,
+        row: unencodable.map { .failure($0) } ?? encoder.encode(entity),
         position: hasPositions ? changes.positions[offset] : nil)
     }
     return PostgresBatch(
@@ -321,7 +326,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       columns: properties.map { Self.quoted($0.name) }, kinds: properties.map(\.kind),
       values: encoder.values, rowJSON: rowJSON,
       lastWriterWins: conflictPolicy == .lastWriterWins, writes: writes,
-      deletions: changes.deletions.map { "\($0)" })
+      deletions: changes.deletions.map(\.description))
   }
 
   /// Decodes a row's JSON (a conflict's current value, say).

@@ -18,14 +18,11 @@ import struct Foundation.UUID
 final class RowEncoder: Encoder {
   private let names: [String]
   private let kinds: [EntitySchema.Kind]
-  private let slots: [String: Int]
+  private var slots: ColumnSlots
   /// The values of the rows encoded so far, row after row.
   private(set) var values: [ColumnValue] = []
   /// The place in ``values`` of the row being encoded.
   private var row = 0
-  /// The column expected next: an entity's coding names its properties in the same order for
-  /// every row, so a name is compared before it is hashed.
-  private var next = 0
   /// Why the row being encoded cannot be stored.
   private var failure: (any Error)?
   private let json: JSONEncoder = {
@@ -41,7 +38,7 @@ final class RowEncoder: Encoder {
   init(columns: [EntitySchema.Property], rows: Int) {
     names = columns.map(\.name)
     kinds = columns.map(\.kind)
-    slots = Dictionary(columns.enumerated().map { ($1.name, $0) }) { first, _ in first }
+    slots = ColumnSlots(names)
     values.reserveCapacity(rows * columns.count)
   }
 
@@ -52,7 +49,7 @@ final class RowEncoder: Encoder {
   func encode<Entity: Encodable>(_ entity: Entity) -> Result<Int, any Error> {
     row = values.count
     values.append(contentsOf: repeatElement(.null, count: names.count))
-    next = 0
+    slots.startRow()
     failure = nil
     do {
       try entity.encode(to: self)
@@ -65,18 +62,7 @@ final class RowEncoder: Encoder {
   }
 
   /// The column of `key`, `nil` for a key with none (the id, written on its own).
-  fileprivate func slot(of key: String) -> Int? {
-    let slot: Int
-    if next < names.count, names[next] == key {
-      slot = next
-    } else if let found = slots[key] {
-      slot = found
-    } else {
-      return nil
-    }
-    next = slot + 1
-    return slot
-  }
+  fileprivate func slot(of key: String) -> Int? { slots.slot(of: key) }
 
   fileprivate func set(_ value: ColumnValue, forKey key: String) {
     guard let slot = slot(of: key) else { return }
