@@ -88,6 +88,79 @@ struct TypedColumnTests {
     database.close()
   }
 
+  /// A value that encodes as the one string it wraps.
+  struct Handle: Codable, Equatable, Sendable {
+    let text: String
+    init(_ text: String) { self.text = text }
+    init(from decoder: any Decoder) throws {
+      text = try decoder.singleValueContainer().decode(String.self)
+    }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(text)
+    }
+  }
+
+  enum Size: Int, Codable, CaseIterable, Sendable {
+    case small = 1
+    case large = 3
+  }
+
+  struct Record: Codable, Identifiable, Equatable, Sendable {
+    let id: String
+    var small: Int8
+    var unsigned: UInt32
+    var ratio: Float
+    var size: Size
+    var handle: Handle
+    var link: URL
+    var payload: Data
+    var note: Note?
+    var count: Int?
+  }
+
+  static let records = PostgresTable<Record>("records")
+
+  @Test func valuesOfEveryShapeAndNullsAmongThemAreStoredAndUpdated() async throws {
+    let url = try await TestServer.makeDatabase()
+    let database = try await PostgresBackend(
+      url: url, instance: "a",
+      migrations: [PostgresMigration("v1") { c in try await Self.records.create(on: c) }])
+    var saved = [
+      Record(
+        id: "a", small: -8, unsigned: 4_000_000_000, ratio: 0.5, size: .large,
+        handle: Handle("@a"), link: URL(string: "https://example.com/a?b=c")!,
+        payload: Data([0, 1, 254, 255]), note: Note(text: "n", at: Date(timeIntervalSince1970: 2)),
+        count: nil),
+      Record(
+        id: "b", small: 7, unsigned: 0, ratio: -1, size: .small, handle: Handle(""),
+        link: URL(string: "file:///tmp/b")!, payload: Data(), note: nil, count: 42),
+    ]
+    try await save(saved, to: Self.records, in: database)
+    #expect(try await database.load(Self.records).values == saved)
+
+    // Updated: each NULL becomes a value and each value a NULL, in one batch.
+    (saved[0].note, saved[1].note) = (saved[1].note, saved[0].note)
+    (saved[0].count, saved[1].count) = (saved[1].count, saved[0].count)
+    saved[1].handle = Handle("@b")
+    try await save(saved, to: Self.records, in: database)
+    #expect(try await database.load(Self.records).values == saved)
+
+    let columns = try await TestServer.admin(url) { connection in
+      var values: [String] = []
+      for try await (size, handle, count, isNull) in try await connection.query(
+        """
+        SELECT size, handle, count, note IS NULL FROM records ORDER BY id
+        """, logger: TestServer.quiet
+      ).decode((Int64, String, Int64?, Bool).self) {
+        values.append("\(size) \(handle) \(count.map(String.init) ?? "NULL") \(isNull)")
+      }
+      return values
+    }
+    #expect(columns == ["3 @a 42 true", "1 @b NULL false"])
+    database.close()
+  }
+
   @Test func aTableOfTheJSONLayoutConvertsWithItsVersionsAndOrder() async throws {
     let url = try await TestServer.makeDatabase()
     // The layout of the release before typed columns, as its `create` made it.
