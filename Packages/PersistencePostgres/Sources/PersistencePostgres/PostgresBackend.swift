@@ -394,26 +394,28 @@ public final class PostgresBackend: PersistenceBackend {
     let started = ContinuousClock.now
     let outcome: FlushOutcome
     do {
-      outcome = try await transaction({ [bases] connection in
-        // NB: first, before the transaction has an id: the feeds read up to the oldest
-        // transaction that holds this lock (see `ChangeFeed.read`).
-        try await connection.query(Self.lockTheLog, logger: logger)
-        var outcome = FlushOutcome()
-        for batch in batches {
-          try await FlushWriter(
-            batch: batch, connection: connection, instance: instance, logger: logger,
-            bases: bases[batch.table] ?? RowBases()
-          ).write(into: &outcome)
-        }
-        guard outcome.conflicts.isEmpty else {
-          throw PostgresBackendError.conflicts(outcome.conflicts)
-        }
-        return outcome
-      }) { connection, outcome in
-        if outcome.written.values.contains(where: { !$0.isEmpty }) {
-          await self.wakeTheOtherInstances(on: connection)
-        }
-      }
+      outcome = try await transaction(
+        { [bases] connection in
+          // NB: first, before the transaction has an id: the feeds read up to the oldest
+          // transaction that holds this lock (see `ChangeFeed.read`).
+          try await connection.query(Self.lockTheLog, logger: logger)
+          var outcome = FlushOutcome()
+          for batch in batches {
+            try await FlushWriter(
+              batch: batch, connection: connection, instance: instance, logger: logger,
+              bases: bases[batch.table] ?? RowBases()
+            ).write(into: &outcome)
+          }
+          guard outcome.conflicts.isEmpty else {
+            throw PostgresBackendError.conflicts(outcome.conflicts)
+          }
+          return outcome
+        },
+        afterCommit: { connection, outcome in
+          if outcome.written.values.contains(where: { !$0.isEmpty }) {
+            await self.wakeTheOtherInstances(on: connection)
+          }
+        })
     } catch {
       recorder.flushFailed(error)
       throw error
