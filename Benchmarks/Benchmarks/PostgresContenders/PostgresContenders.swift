@@ -23,6 +23,9 @@ import PostgresNIO
 ///   of the same rows, the baseline of the target.
 /// - `persistence-update` and `raw-update`: the same rows changed again (the versioned
 ///   `UPDATE … FROM UNNEST … WHERE version = base`, against a plain `UPDATE … FROM UNNEST`).
+///
+/// Then the table's rows are loaded back, `PostgresTable`'s load against a hand-written typed
+/// read of the same columns, interleaved as many times as there were rounds.
 @main
 enum PostgresContenders {
   static let drains = 10
@@ -224,9 +227,53 @@ final class Bench {
     print("median of \(rounds) interleaved rounds of \(rows) rows (drains and flush included):")
     print("  " + median("persistence", "raw-insert") + "   target >= 0.7")
     print("  " + median("persistence-update", "raw-update"))
+    try await loads(rounds: rounds, rows: stored)
     try await persistence.shutdown()
     database.close()
     try await connection.close()
+  }
+
+  /// The table's rows loaded back, interleaved: `PostgresTable`'s load (each row's columns
+  /// decoded into a `Card`, with its version and position) against a hand-written typed read
+  /// of the same columns made `Card`s.
+  func loads(rounds: Int, rows: Int) async throws {
+    var ratios: [Double] = []
+    var times: (load: [Double], raw: [Double]) = ([], [])
+    for round in 0..<rounds {
+      var load = Duration.zero
+      var raw = Duration.zero
+      for contender in round % 2 == 0 ? ["load", "raw"] : ["raw", "load"] {
+        let start = ContinuousClock.now
+        if contender == "load" {
+          let store = try await database.load(cardTable)
+          precondition(store.count == rows, "loaded \(store.count) of \(rows)")
+          load = ContinuousClock.now - start
+        } else {
+          // NB: all rows collected on the event loop, the fastest read postgres-nio offers
+          // (its async row sequence took ~16 µs a row here), as the load reads them.
+          let result: EventLoopFuture<PostgresQueryResult> = connection.query(
+            #"SELECT id, title, done, "sortIndex" FROM cards ORDER BY position, id"#,
+            logger: quiet)
+          var cards: [Card] = []
+          for row in try await result.get() {
+            let (id, title, done, sortIndex) = try row.decode((String, String, Bool, Int64).self)
+            cards.append(Card(id: Int(id)!, title: title, done: done, sortIndex: Int(sortIndex)))
+          }
+          precondition(cards.count == rows, "read \(cards.count) of \(rows)")
+          raw = ContinuousClock.now - start
+        }
+      }
+      times.load.append(load / .milliseconds(1))
+      times.raw.append(raw / .milliseconds(1))
+      ratios.append(raw / load)
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    print(
+      String(
+        format: "load of %d rows: %.1f ms, a typed read made Cards by hand %.1f ms; "
+          + "load throughput / typed read = %.2f (rounds: %.2f-%.2f)",
+        rows, median(times.load), median(times.raw), median(ratios), ratios.min() ?? 0,
+        ratios.max() ?? 0))
   }
 
   func count(_ table: String) async throws -> Int {

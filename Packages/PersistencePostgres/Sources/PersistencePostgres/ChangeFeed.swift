@@ -345,7 +345,7 @@ public final class ChangeFeed: Sendable {
   ) async throws -> (records: [ChangeRecord], next: ChangeFeedCursor, heldBack: Duration) {
     // NB: one statement, so that the bound and the rows come from one snapshot; the entities of
     // a log row come out in the order they were written.
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       PostgresQuery(
         unsafeSQL: Self.bound + """
           ,
@@ -363,9 +363,9 @@ public final class ChangeFeed: Sendable {
     var records: [ChangeRecord] = []
     var next = cursor
     var heldBack = Duration.zero
-    for try await (xmin, held, seq, table, id, version, op, origin, waited) in rows.decode(
-      (String, Int64, Int64?, String?, String?, Int64?, String?, String?, Int64?).self)
-    {
+    for row in rows {
+      let (xmin, held, seq, table, id, version, op, origin, waited) = try row.decode(
+        (String, Int64, Int64?, String?, String?, Int64?, String?, String?, Int64?).self)
       next = ChangeFeedCursor(xmin: xmin)
       heldBack = .microseconds(held)
       guard let seq, let table, let id, let version, let op, let origin else { continue }

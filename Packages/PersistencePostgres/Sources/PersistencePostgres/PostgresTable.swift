@@ -15,7 +15,7 @@ public import PostgresNIO
 /// SQLite: exact; `to_timestamp(due + 978307200)` reads it), `Data` as base64 `text`, an
 /// optional as NULL, and a nested value or collection as `jsonb`. A flush sends each column of
 /// its rows as one typed array (`UNNEST`); a load reads
-/// each row back as JSON (`to_jsonb`). A column the table lacks, or whose type changed, is a
+/// each row's columns back (postgres-nio's decoding of each column's type). A column the table lacks, or whose type changed, is a
 /// ``PostgresBackendError`` at the load, which names the migration step to write
 /// (``addColumns(on:defaults:logger:)``, ``renameColumn(_:to:on:logger:)``).
 ///
@@ -172,27 +172,50 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// The rows in store order, with their versions and positions.
   func load(on connection: PostgresConnection, logger: Logger) async throws -> Loaded {
     try await checkColumns(on: connection, logger: logger)
-    let rows = try await connection.query(
-      PostgresQuery(
-        unsafeSQL: """
-          SELECT id, version, position, \(rowJSON) FROM \(quotedName) AS t ORDER BY position, id
-          """),
+    let rows = try await connection.allRows(
+      PostgresQuery(unsafeSQL: "SELECT * FROM \(quotedName) ORDER BY position, id"),
       logger: logger)
     let decoder = JSONDecoder()
     var entities: [Entity] = []
     var versions: [String: Int64] = [:]
     var positions: [String: Double] = [:]
-    for try await (id, version, position, json) in rows.decode((String, Int64, Double, String).self)
-    {
-      do {
-        entities.append(try decoder.decode(Entity.self, from: Data(json.utf8)))
-      } catch {
-        throw PostgresBackendError.undecodable(table: name, id: id, underlying: error)
-      }
-      versions[id] = version
-      positions[id] = position
+    for row in rows {
+      let stored = try StoredRow(row, decoder: decoder)
+      entities.append(try entity(of: stored))
+      versions[stored.id] = stored.version
+      positions[stored.id] = stored.position
     }
     return Loaded(store: EntityStore(entities), versions: versions, positions: positions)
+  }
+
+  /// A row's columns of the table's own, and the row for ``RowDecoder``.
+  private struct StoredRow {
+    let id: String
+    let version: Int64
+    let position: Double
+    let origin: String
+    let row: PostgresRandomAccessRow
+    let decoder: JSONDecoder
+
+    init(_ row: PostgresRow, decoder: JSONDecoder) throws {
+      self.row = row.makeRandomAccess()
+      self.decoder = decoder
+      id = try self.row["id"].decode(String.self)
+      version = try self.row["version"].decode(Int64.self)
+      position = try self.row["position"].decode(Double.self)
+      origin = try self.row["updated_by"].decode(String.self)
+    }
+  }
+
+  /// The entity a row stores.
+  ///
+  /// - Throws: ``PostgresBackendError/undecodable(table:id:underlying:)``.
+  private func entity(of stored: StoredRow) throws(PostgresBackendError) -> Entity {
+    do {
+      return try Entity(from: RowDecoder(row: stored.row, json: stored.decoder))
+    } catch {
+      throw .undecodable(table: name, id: stored.id, underlying: error)
+    }
   }
 
   /// The current rows of the ids `records` name, as remote changes: one per row, in the
@@ -210,19 +233,15 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     latest.reverse()
     var bindings = PostgresBindings()
     bindings.append(latest.map(\.id))
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       PostgresQuery(
-        unsafeSQL:
-          """
-          SELECT id, version, updated_by, position, \(rowJSON) FROM \(quotedName) AS t
-          WHERE id = ANY($1::text[])
-          """,
-        binds: bindings), logger: logger)
-    var current: [String: (version: Int64, origin: String, position: Double, json: String)] = [:]
-    for try await (id, version, origin, position, json) in rows.decode(
-      (String, Int64, String, Double, String).self)
-    {
-      current[id] = (version, origin, position, json)
+        unsafeSQL: "SELECT * FROM \(quotedName) WHERE id = ANY($1::text[])", binds: bindings),
+      logger: logger)
+    let decoder = JSONDecoder()
+    var current: [String: StoredRow] = [:]
+    for row in rows {
+      let stored = try StoredRow(row, decoder: decoder)
+      current[stored.id] = stored
     }
     var changes: [RemoteChanges<Entity>.Change] = []
     changes.reserveCapacity(latest.count)
@@ -241,8 +260,8 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       do {
         changes.append(
           .init(
-            id: id, entity: try decode(row.json, id: key), version: row.version,
-            origin: row.origin, position: row.position))
+            id: id, entity: try entity(of: row), version: row.version, origin: row.origin,
+            position: row.position))
       } catch {
         logger.error(
           "change feed: a row does not decode; skipped",
@@ -264,30 +283,25 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   {
     let versions = book.table(name, keyedBy: String.self)
     var unseen = versions.seen
-    let rows = try await connection.query(
-      PostgresQuery(
-        unsafeSQL:
-          """
-          SELECT id, version, updated_by, position, \(rowJSON) FROM \(quotedName) AS t
-          ORDER BY position, id
-          """),
+    let rows = try await connection.allRows(
+      PostgresQuery(unsafeSQL: "SELECT * FROM \(quotedName) ORDER BY position, id"),
       logger: logger)
+    let decoder = JSONDecoder()
     var changes: [RemoteChanges<Entity>.Change] = []
-    for try await (key, version, origin, position, json) in rows.decode(
-      (String, Int64, String, Double, String).self)
-    {
-      let seen = unseen.removeValue(forKey: key)
-      guard seen.map({ $0 < version }) ?? true else { continue }
-      guard let id = Entity.ID(key) else { continue }
+    for row in rows {
+      let stored = try StoredRow(row, decoder: decoder)
+      let seen = unseen.removeValue(forKey: stored.id)
+      guard seen.map({ $0 < stored.version }) ?? true else { continue }
+      guard let id = Entity.ID(stored.id) else { continue }
       do {
         changes.append(
           .init(
-            id: id, entity: try decode(json, id: key), version: version, origin: origin,
-            position: position))
+            id: id, entity: try entity(of: stored), version: stored.version,
+            origin: stored.origin, position: stored.position))
       } catch {
         logger.error(
           "change feed: a row does not decode; skipped",
-          metadata: ["table": "\(name)", "id": "\(key)", "error": "\(error)"])
+          metadata: ["table": "\(name)", "id": "\(stored.id)", "error": "\(error)"])
       }
     }
     for (key, version) in unseen {
