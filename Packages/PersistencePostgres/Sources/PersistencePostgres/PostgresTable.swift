@@ -175,12 +175,12 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     let rows = try await connection.allRows(
       PostgresQuery(unsafeSQL: "SELECT * FROM \(quotedName) ORDER BY position, id"),
       logger: logger)
-    let decoder = JSONDecoder()
+    var layout: RowLayout?
     var entities: [Entity] = []
     var versions: [String: Int64] = [:]
     var positions: [String: Double] = [:]
     for row in rows {
-      let stored = try StoredRow(row, decoder: decoder)
+      let stored = try StoredRow(row, layout: &layout)
       entities.append(try entity(of: stored))
       versions[stored.id] = stored.version
       positions[stored.id] = stored.position
@@ -195,15 +195,23 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     let position: Double
     let origin: String
     let row: PostgresRandomAccessRow
-    let decoder: JSONDecoder
+    let layout: RowLayout
 
-    init(_ row: PostgresRow, decoder: JSONDecoder) throws {
-      self.row = row.makeRandomAccess()
-      self.decoder = decoder
-      id = try self.row["id"].decode(String.self)
-      version = try self.row["version"].decode(Int64.self)
-      position = try self.row["position"].decode(Double.self)
-      origin = try self.row["updated_by"].decode(String.self)
+    /// - Parameter layout: The layout of the read's rows, made from the first.
+    init(_ row: PostgresRow, layout: inout RowLayout?) throws {
+      let cells = row.makeRandomAccess()
+      let read = layout ?? RowLayout(of: cells)
+      layout = read
+      func cell(_ name: String) -> PostgresCell {
+        // NB: every table's row has them (`checkColumns`, `create`).
+        cells[read.place(of: name) ?? 0]
+      }
+      id = try cell("id").decode(String.self)
+      version = try cell("version").decode(Int64.self)
+      position = try cell("position").decode(Double.self)
+      origin = try cell("updated_by").decode(String.self)
+      self.row = cells
+      self.layout = read
     }
   }
 
@@ -212,7 +220,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// - Throws: ``PostgresBackendError/undecodable(table:id:underlying:)``.
   private func entity(of stored: StoredRow) throws(PostgresBackendError) -> Entity {
     do {
-      return try Entity(from: RowDecoder(row: stored.row, json: stored.decoder))
+      return try RowDecoder.decode(Entity.self, from: stored.row, layout: stored.layout)
     } catch {
       throw .undecodable(table: name, id: stored.id, underlying: error)
     }
@@ -237,10 +245,10 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       PostgresQuery(
         unsafeSQL: "SELECT * FROM \(quotedName) WHERE id = ANY($1::text[])", binds: bindings),
       logger: logger)
-    let decoder = JSONDecoder()
+    var layout: RowLayout?
     var current: [String: StoredRow] = [:]
     for row in rows {
-      let stored = try StoredRow(row, decoder: decoder)
+      let stored = try StoredRow(row, layout: &layout)
       current[stored.id] = stored
     }
     var changes: [RemoteChanges<Entity>.Change] = []
@@ -286,10 +294,10 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     let rows = try await connection.allRows(
       PostgresQuery(unsafeSQL: "SELECT * FROM \(quotedName) ORDER BY position, id"),
       logger: logger)
-    let decoder = JSONDecoder()
+    var layout: RowLayout?
     var changes: [RemoteChanges<Entity>.Change] = []
     for row in rows {
-      let stored = try StoredRow(row, decoder: decoder)
+      let stored = try StoredRow(row, layout: &layout)
       let seen = unseen.removeValue(forKey: stored.id)
       guard seen.map({ $0 < stored.version }) ?? true else { continue }
       guard let id = Entity.ID(stored.id) else { continue }

@@ -1,3 +1,4 @@
+import Persistence
 import PostgresNIO
 
 import struct Foundation.Data
@@ -16,13 +17,21 @@ import struct Foundation.UUID
 /// JSON text of every row and the client parsed it again.
 struct RowDecoder: Decoder {
   let row: PostgresRandomAccessRow
-  /// Decodes the nested values (`jsonb` columns).
-  let json: JSONDecoder
+  /// Where the columns of the read's rows are.
+  let layout: RowLayout
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+  /// Decodes the entity of `row`, a row of the read `layout` describes.
+  static func decode<Entity: Decodable>(
+    _ type: Entity.Type, from row: PostgresRandomAccessRow, layout: RowLayout
+  ) throws -> Entity {
+    layout.startRow()
+    return try Entity(from: RowDecoder(row: row, layout: layout))
+  }
+
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(RowContainer<Key>(row: row, json: json))
+    KeyedDecodingContainer(RowContainer<Key>(row: row, layout: layout))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -36,22 +45,57 @@ struct RowDecoder: Decoder {
   }
 }
 
+/// Where the columns of one read's rows are, learned as its first row is decoded, and what
+/// decodes their nested values: one for all the rows of a read.
+final class RowLayout {
+  /// Decodes the nested values (`jsonb` columns).
+  let json = JSONDecoder()
+  private let places: [String: Int]
+  private var slots: ColumnSlots
+  /// The last key asked for, and its column: a property is asked for up to three times in a
+  /// row (`decodeIfPresent`: is it there, is it NULL, its value).
+  private var last: (key: String, slot: Int?)?
+
+  /// - Parameter row: Any row of the read.
+  init(of row: PostgresRandomAccessRow) {
+    let columns = row.map(\.columnName)
+    places = Dictionary(columns.enumerated().map { ($1, $0) }) { first, _ in first }
+    slots = ColumnSlots(columns)
+  }
+
+  /// The place of the column named `name` (a table's own, such as `version`).
+  func place(of name: String) -> Int? { places[name] }
+
+  func startRow() {
+    slots.startRow()
+    last = nil
+  }
+
+  /// The place of the column of the property `key`.
+  func slot(of key: String) -> Int? {
+    if let last, last.key == key { return last.slot }
+    let slot = slots.slot(of: key)
+    last = (key, slot)
+    return slot
+  }
+}
+
 /// The properties of a row: each the cell of its column.
 private struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let row: PostgresRandomAccessRow
-  let json: JSONDecoder
+  let layout: RowLayout
   var codingPath: [any CodingKey] { [] }
 
   var allKeys: [Key] { row.compactMap { Key(stringValue: $0.columnName) } }
 
-  func contains(_ key: Key) -> Bool { row.contains(key.stringValue) }
+  func contains(_ key: Key) -> Bool { layout.slot(of: key.stringValue) != nil }
 
   private func cell(_ key: Key) throws -> Cell {
-    guard row.contains(key.stringValue) else {
+    guard let slot = layout.slot(of: key.stringValue) else {
       throw DecodingError.keyNotFound(
         key, .init(codingPath: [key], debugDescription: "the row has no column \(key.stringValue)"))
     }
-    return Cell(cell: row[key.stringValue], key: key, json: json)
+    return Cell(cell: row[slot], key: key, json: layout.json)
   }
 
   func decodeNil(forKey key: Key) throws -> Bool { try cell(key).isNull }
