@@ -286,7 +286,7 @@ struct FlushWriter {
   private func exceptions(_ statement: String, ids: [String], binds: PostgresBindings)
     async throws -> (missed: Set<String>, versions: [String: Int64])
   {
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       PostgresQuery(
         unsafeSQL: statement + """
           SELECT a.id, NULL::bigint FROM UNNEST($1::text[]) AS a(id)
@@ -296,7 +296,8 @@ struct FlushWriter {
           """, binds: binds), logger: logger)
     var missed = Set<String>()
     var versions: [String: Int64] = [:]
-    for try await (id, version) in rows.decode((String, Int64?).self) {
+    for row in rows {
+      let (id, version) = try row.decode((String, Int64?).self)
       if let version { versions[id] = version } else { missed.insert(id) }
     }
     return (missed, versions)
@@ -307,14 +308,15 @@ struct FlushWriter {
     -> [PersistenceConflict]
   {
     guard !ids.isEmpty else { return [] }
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       PostgresQuery(
         unsafeSQL: """
           SELECT id, version, \(batch.rowJSON) FROM \(table) AS t WHERE id = ANY($1::text[])
           """,
         binds: binds(ids)), logger: logger)
     var current: [String: (Int64, String)] = [:]
-    for try await (id, version, json) in rows.decode((String, Int64, String).self) {
+    for row in rows {
+      let (id, version, json) = try row.decode((String, Int64, String).self)
       current[id] = (version, json)
     }
     return ids.map { id in
