@@ -208,12 +208,15 @@ private struct Cell: Decoder, SingleValueDecodingContainer {
       break
     }
     guard cell.dataType == .jsonb else { return try T(from: self) }
+    let text = try string()
     do {
-      return try json.decode(T.self, from: Data(try string().utf8))
-    } catch let error as DecodingError {
-      throw error
+      return try json.decode(T.self, from: Data(text.utf8))
     } catch {
-      throw mismatch(type, error)
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: [key],
+          debugDescription: "column \(key.stringValue) holds JSON that is no \(T.self)",
+          underlyingError: error))
     }
   }
 

@@ -8,8 +8,8 @@ import struct Foundation.URL
 import struct Foundation.UUID
 
 /// Encodes a batch's entities into the values of their columns (``ColumnValue``), row after
-/// row, each as its column's SQL type holds it, the way a load reads it back (`to_jsonb` and
-/// `JSONDecoder`): a `Date` as its seconds since 2001, `Data` as base64 text, a `URL` as text,
+/// row, each as its column's SQL type holds it, the way a load reads it back (``RowDecoder``,
+/// and `to_jsonb` for a conflict's row): a `Date` as its seconds since 2001, `Data` as base64 text, a `URL` as text,
 /// a value that encodes as one primitive (a `String`-backed enum) as that primitive, a nested
 /// value as its JSON, a `nil` or a property left out as NULL.
 ///

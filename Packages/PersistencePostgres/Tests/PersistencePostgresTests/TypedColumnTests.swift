@@ -161,6 +161,35 @@ struct TypedColumnTests {
     database.close()
   }
 
+  @Test func aRowThatNoLongerDecodesIsATypedErrorNamingItsColumn() async throws {
+    let url = try await TestServer.makeDatabase()
+    let database = try await PostgresBackend(
+      url: url, instance: "a",
+      migrations: [PostgresMigration("v1") { c in try await Self.tasks.create(on: c) }])
+    try await save(Self.sample, to: Self.tasks, in: database)
+    for (column, value) in [("title", "NULL"), ("tags", "'{\"not\": \"a list\"}'::jsonb")] {
+      try await TestServer.admin(url) { connection in
+        try await connection.query(
+          PostgresQuery(unsafeSQL: "UPDATE tasks SET \(column) = \(value) WHERE id = '2'"),
+          logger: TestServer.quiet)
+      }
+      await #expect {
+        _ = try await database.load(Self.tasks)
+      } throws: { error in
+        guard case .undecodable(table: "tasks", id: "2", _) = error as? PostgresBackendError
+        else { return false }
+        return "\(error)".contains(column)
+      }
+      try await TestServer.admin(url) { connection in
+        try await connection.query(
+          "UPDATE tasks SET title = 'second', tags = '[]' WHERE id = '2'",
+          logger: TestServer.quiet)
+      }
+    }
+    #expect(try await database.load(Self.tasks).values == Self.sample)
+    database.close()
+  }
+
   @Test func aTableOfTheJSONLayoutConvertsWithItsVersionsAndOrder() async throws {
     let url = try await TestServer.makeDatabase()
     // The layout of the release before typed columns, as its `create` made it.
