@@ -14,8 +14,8 @@ public import PostgresNIO
 /// `text`, `UUID` as `uuid`, a `Date` as a `double precision` of seconds since 2001-01-01 (as on
 /// SQLite: exact; `to_timestamp(due + 978307200)` reads it), `Data` as base64 `text`, an
 /// optional as NULL, and a nested value or collection as `jsonb`. A flush sends each column of
-/// its rows as one typed array (`UNNEST`); a load reads
-/// each row's columns back (postgres-nio's decoding of each column's type). A column the table lacks, or whose type changed, is a
+/// its rows as one typed array (`UNNEST`); a load decodes each row's columns through
+/// postgres-nio. A column the table lacks, or whose type changed, is a
 /// ``PostgresBackendError`` at the load, which names the migration step to write
 /// (``addColumns(on:defaults:logger:)``, ``renameColumn(_:to:on:logger:)``).
 ///
