@@ -31,29 +31,21 @@ struct ColumnArray: PostgresDynamicTypeEncodable {
   let column: Int
   let kind: EntitySchema.Kind
 
-  var psqlType: PostgresDataType {
+  /// The SQL types of the column's values and of their array.
+  private var types: (element: PostgresDataType, array: PostgresDataType) {
     switch kind {
-    case .integer: .int8Array
-    case .boolean: .boolArray
-    case .real, .date: .float8Array
-    case .text, .blob: .textArray
-    case .uuid: .uuidArray
-    case .json: .jsonbArray
+    case .integer: (.int8, .int8Array)
+    case .boolean: (.bool, .boolArray)
+    case .real, .date: (.float8, .float8Array)
+    case .text, .blob: (.text, .textArray)
+    case .uuid: (.uuid, .uuidArray)
+    case .json: (.jsonb, .jsonbArray)
     }
   }
+
+  var psqlType: PostgresDataType { types.array }
 
   var psqlFormat: PostgresFormat { .binary }
-
-  private var elementType: PostgresDataType {
-    switch kind {
-    case .integer: .int8
-    case .boolean: .bool
-    case .real, .date: .float8
-    case .text, .blob: .text
-    case .uuid: .uuid
-    case .json: .jsonb
-    }
-  }
 
   func encode<JSONEncoder: PostgresJSONEncoder>(
     into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
@@ -62,7 +54,7 @@ struct ColumnArray: PostgresDynamicTypeEncodable {
     // dimension's length and lower bound.
     buffer.writeInteger(rows.isEmpty ? 0 : 1, as: Int32.self)
     buffer.writeInteger(1, as: Int32.self)
-    buffer.writeInteger(elementType.rawValue)
+    buffer.writeInteger(types.element.rawValue)
     guard !rows.isEmpty else { return }
     buffer.writeInteger(Int32(rows.count))
     buffer.writeInteger(1, as: Int32.self)
