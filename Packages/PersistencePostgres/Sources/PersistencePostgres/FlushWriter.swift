@@ -5,8 +5,8 @@ import PostgresNIO
 /// What one flush's transaction did so far: the rows it wrote (for the versions this instance
 /// has seen) and the conflicts it met.
 struct FlushOutcome: Sendable {
-  /// The rows each table's writes wrote or deleted, at their new versions.
-  var written: [String: [VersionTable<String>.Written]] = [:]
+  /// The rows each batch wrote or deleted, at their new versions, in the batches' order.
+  var written: [[WrittenRow]] = []
   var conflicts: [PersistenceConflict] = []
 }
 
@@ -46,13 +46,18 @@ struct FlushWriter {
   }
 
   func write(into outcome: inout FlushOutcome) async throws {
-    try await delete(into: &outcome)
-    try await upsert(into: &outcome)
+    var written: [WrittenRow] = []
+    try await delete(into: &outcome, written: &written)
+    try await upsert(into: &outcome, written: &written)
+    outcome.written.append(written)
   }
 
-  private func delete(into outcome: inout FlushOutcome) async throws {
-    let ids = batch.deletions.filter { dropped[$0] == nil }
-    guard !ids.isEmpty else { return }
+  private func delete(into outcome: inout FlushOutcome, written: inout [WrittenRow])
+    async throws
+  {
+    let offsets = batch.deletions.indices.filter { dropped[batch.deletions[$0]] == nil }
+    guard !offsets.isEmpty else { return }
+    let ids = offsets.map { batch.deletions[$0] }
     let bases = ids.map { versions[$0] ?? -1 }
     let exceptions = try await exceptions(
       """
@@ -62,10 +67,12 @@ struct FlushWriter {
         RETURNING r.id, r.version + 1 AS version, d.base + 1 AS expected
       ), \(logged("delete", table: "$4", origin: "$5", order: "id"))
       """, ids: ids, binds: binds(ids, bases, batch.lastWriterWins, batch.table, instance))
-    outcome.written[batch.table, default: []] += ids.indices.compactMap { index in
+    written += ids.indices.compactMap { index in
       let id = ids[index]
       guard !exceptions.missed.contains(id) else { return nil }
-      return .init(key: id, version: exceptions.versions[id] ?? bases[index] + 1, isDeletion: true)
+      return WrittenRow(
+        offset: batch.writes.count + offsets[index],
+        version: exceptions.versions[id] ?? bases[index] + 1, isDeletion: true)
     }
     // NB: a row already gone is no conflict: both instances wanted it deleted.
     outcome.conflicts += try await conflicts(Array(exceptions.missed), bases: versions).filter {
@@ -73,7 +80,9 @@ struct FlushWriter {
     }
   }
 
-  private func upsert(into outcome: inout FlushOutcome) async throws {
+  private func upsert(into outcome: inout FlushOutcome, written: inout [WrittenRow])
+    async throws
+  {
     var updates: [PostgresBatch.Write] = []
     var inserts: [PostgresBatch.Write] = []
     // NB: no lookup where none can match: each hashes the row's id.
@@ -92,7 +101,7 @@ struct FlushWriter {
     var positions = try await newPositions(
       for: writes.filter { $0.position == nil && versions[$0.id] == nil })
     if !updates.isEmpty {
-      let unmatched = try await update(updates, positions: positions, into: &outcome)
+      let unmatched = try await update(updates, positions: positions, written: &written)
       if batch.lastWriterWins {
         // Deleted meanwhile: written again, at its position or at the end.
         let more = try await newPositions(
@@ -104,7 +113,7 @@ struct FlushWriter {
       }
     }
     if !inserts.isEmpty {
-      missed += try await insert(inserts, positions: positions, into: &outcome)
+      missed += try await insert(inserts, positions: positions, written: &written)
     }
     outcome.conflicts += try await conflicts(missed, bases: versions)
   }
@@ -140,7 +149,7 @@ struct FlushWriter {
 
   /// Returns the writes that matched no row at their base version.
   private func update(
-    _ writes: [PostgresBatch.Write], positions: [String: Double], into outcome: inout FlushOutcome
+    _ writes: [PostgresBatch.Write], positions: [String: Double], written: inout [WrittenRow]
   ) async throws -> [PostgresBatch.Write] {
     let ids = writes.map(\.id)
     let bases = writes.map { versions[$0.id] ?? -1 }
@@ -159,10 +168,12 @@ struct FlushWriter {
       binds: binds(
         ids, bases, self.positions(of: writes, taken: positions), instance,
         batch.lastWriterWins, batch.table, columns: try batch.columnArrays(of: writes)))
-    outcome.written[batch.table, default: []] += ids.indices.compactMap { index in
+    written += ids.indices.compactMap { index in
       let id = ids[index]
       guard !exceptions.missed.contains(id) else { return nil }
-      return .init(key: id, version: exceptions.versions[id] ?? bases[index] + 1, isDeletion: false)
+      return WrittenRow(
+        offset: writes[index].offset,
+        version: exceptions.versions[id] ?? bases[index] + 1, isDeletion: false)
     }
     return writes.filter { exceptions.missed.contains($0.id) }
   }
@@ -175,10 +186,10 @@ struct FlushWriter {
   /// conflict that is rare. When a row is there already (a unique violation), the insert is
   /// rolled back to the savepoint and the rows found are the conflicts.
   private func insert(
-    _ writes: [PostgresBatch.Write], positions: [String: Double], into outcome: inout FlushOutcome
+    _ writes: [PostgresBatch.Write], positions: [String: Double], written: inout [WrittenRow]
   ) async throws -> [String] {
     guard !batch.lastWriterWins else {
-      return try await overwrite(writes, positions: positions, into: &outcome)
+      return try await overwrite(writes, positions: positions, written: &written)
     }
     let ids = writes.map(\.id)
     let version = try await firstVersion()
@@ -211,9 +222,7 @@ struct FlushWriter {
       return existing
     }
     try await connection.query("RELEASE SAVEPOINT reduxkit_insert", logger: logger)
-    outcome.written[batch.table, default: []] += ids.map {
-      .init(key: $0, version: version, isDeletion: false)
-    }
+    written += writes.map { WrittenRow(offset: $0.offset, version: version, isDeletion: false) }
     return []
   }
 
@@ -239,7 +248,7 @@ struct FlushWriter {
   /// Inserts under last-writer-wins: a row created by another instance meanwhile is
   /// overwritten. Returns nothing missed.
   private func overwrite(
-    _ writes: [PostgresBatch.Write], positions: [String: Double], into outcome: inout FlushOutcome
+    _ writes: [PostgresBatch.Write], positions: [String: Double], written: inout [WrittenRow]
   ) async throws -> [String] {
     let ids = writes.map(\.id)
     let version = try await firstVersion()
@@ -258,9 +267,11 @@ struct FlushWriter {
       binds: binds(
         ids, instance, self.positions(of: writes, taken: positions), batch.table, version,
         columns: try batch.columnArrays(of: writes)))
-    outcome.written[batch.table, default: []] += ids.compactMap { id in
-      guard !exceptions.missed.contains(id) else { return nil }
-      return .init(key: id, version: exceptions.versions[id] ?? version, isDeletion: false)
+    written += writes.compactMap { write in
+      guard !exceptions.missed.contains(write.id) else { return nil }
+      return WrittenRow(
+        offset: write.offset, version: exceptions.versions[write.id] ?? version,
+        isDeletion: false)
     }
     return ids.filter { exceptions.missed.contains($0) }
   }
@@ -336,22 +347,13 @@ struct FlushWriter {
   }
 }
 
-/// The versions of one table's rows a flush writes: the base of each row (a row missing is new
-/// to this instance), and the rows whose local change is dropped (a conflict resolved for the
-/// server's row).
+/// The versions of one batch's rows a flush writes, by their ids' text: the base of each row
+/// (a row missing is new to this instance), and the rows whose local change is dropped (a
+/// conflict resolved for the server's row).
+@usableFromInline
 struct RowBases: Sendable {
-  var versions: [String: Int64] = [:]
-  var dropped: [String: Int64?] = [:]
+  @usableFromInline var versions: [String: Int64] = [:]
+  @usableFromInline var dropped: [String: Int64?] = [:]
 
-  /// The bases `table` gives the rows of `batch`.
-  init(of batch: PostgresBatch, in table: VersionTable<String>) {
-    let ids = batch.writes.map(\.id) + batch.deletions
-    let bases = table.bases(ids)
-    for (id, version) in zip(ids, bases.versions) {
-      if let version { versions[id] = version }
-    }
-    dropped = bases.dropped
-  }
-
-  init() {}
+  @inlinable init() {}
 }

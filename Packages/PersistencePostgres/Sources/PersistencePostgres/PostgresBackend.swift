@@ -259,7 +259,7 @@ public final class PostgresBackend: PersistenceBackend {
     let loaded = try await transaction { connection in
       try await table.load(on: connection, logger: logger)
     }
-    book.table(table.name, keyedBy: String.self).loaded(
+    book.table(table.name, keyedBy: Entity.ID.self).loaded(
       loaded.versions, positions: loaded.positions)
     return loaded.store
   }
@@ -340,8 +340,7 @@ public final class PostgresBackend: PersistenceBackend {
     _ conflicts: [PersistenceConflict], in table: PostgresTable<Entity>
   ) throws(PostgresBackendError) -> RemoteChanges<Entity> {
     try RemoteChanges(
-      resolving: conflicts, in: book.table(table.name, keyedBy: String.self),
-      key: { $0.description },
+      resolving: conflicts, in: book.table(table.name, keyedBy: Entity.ID.self), key: { $0 },
       id: { Entity.ID($0) },
       decode: { json, id throws(PostgresBackendError) in try table.decode(json, id: id) })
   }
@@ -363,10 +362,7 @@ public final class PostgresBackend: PersistenceBackend {
   ///   ``PostgresBackendError/closed``.
   public func commit(_ batches: [PostgresBatch]) async throws {
     guard !batches.isEmpty else { return }
-    var bases: [String: RowBases] = [:]
-    for batch in batches {
-      bases[batch.table] = RowBases(of: batch, in: book.table(batch.table, keyedBy: String.self))
-    }
+    let bases = batches.map { $0.versions.bases(book) }
     let unencodable = batches.enumerated().flatMap { offset, batch in
       batch.writes.compactMap { write -> RejectedWrite? in
         guard case .failure(let error) = write.row else { return nil }
@@ -386,7 +382,7 @@ public final class PostgresBackend: PersistenceBackend {
   }
 
   /// Writes the batches in one transaction, and records what committed.
-  private func write(_ batches: [PostgresBatch], bases: [String: RowBases])
+  private func write(_ batches: [PostgresBatch], bases: [RowBases])
     async throws(PostgresBackendError)
   {
     let instance = instance
@@ -400,10 +396,10 @@ public final class PostgresBackend: PersistenceBackend {
           // transaction that holds this lock (see `ChangeFeed.read`).
           try await connection.query(Self.lockTheLog, logger: logger)
           var outcome = FlushOutcome()
-          for batch in batches {
+          for (batch, bases) in zip(batches, bases) {
             try await FlushWriter(
               batch: batch, connection: connection, instance: instance, logger: logger,
-              bases: bases[batch.table] ?? RowBases()
+              bases: bases
             ).write(into: &outcome)
           }
           guard outcome.conflicts.isEmpty else {
@@ -412,7 +408,7 @@ public final class PostgresBackend: PersistenceBackend {
           return outcome
         },
         afterCommit: { connection, outcome in
-          if outcome.written.values.contains(where: { !$0.isEmpty }) {
+          if outcome.written.contains(where: { !$0.isEmpty }) {
             await self.wakeTheOtherInstances(on: connection)
           }
         })
@@ -421,14 +417,8 @@ public final class PostgresBackend: PersistenceBackend {
       throw error
     }
     recorder.flushCommitted(latency: ContinuousClock.now - started)
-    var flushed: [String: [String]] = [:]
-    for batch in batches {
-      // NB: every row of the batches: written, dropped, or already gone.
-      flushed[batch.table, default: []] += batch.writes.map(\.id) + batch.deletions
-    }
-    for (table, ids) in flushed {
-      book.table(table, keyedBy: String.self).committed(
-        outcome.written[table] ?? [], flushed: ids, dropped: bases[table]?.dropped ?? [:])
+    for index in batches.indices {
+      batches[index].versions.committed(book, outcome.written[index], bases[index])
     }
   }
 
@@ -437,7 +427,7 @@ public final class PostgresBackend: PersistenceBackend {
   ///
   /// - Complexity: O(*c*) statements, the rows of the batches: only after a flush was refused.
   private func refusedRows(
-    of batches: [PostgresBatch], bases: [String: RowBases]
+    of batches: [PostgresBatch], bases: [RowBases]
   ) async throws(PostgresBackendError) -> [RejectedWrite] {
     let instance = instance
     let logger = logger
@@ -455,7 +445,7 @@ public final class PostgresBackend: PersistenceBackend {
               var ignored = FlushOutcome()
               try await FlushWriter(
                 batch: row, connection: connection, instance: instance, logger: logger,
-                bases: bases[batch.table] ?? RowBases()
+                bases: bases[offset]
               ).write(into: &ignored)
             } catch {
               let classified = PostgresBackendError(error)

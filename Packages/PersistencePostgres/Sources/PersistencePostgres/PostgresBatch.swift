@@ -2,6 +2,8 @@
 public struct PostgresBatch: Sendable {
   struct Write: Sendable {
     let id: String
+    /// The write's place among the batch's writes.
+    let offset: Int
     /// The place of the entity's first value in the batch's ``values``, or why it did not
     /// encode (reported when the flush runs).
     let row: Result<Int, any Error>
@@ -24,6 +26,8 @@ public struct PostgresBatch: Sendable {
   let lastWriterWins: Bool
   let writes: [Write]
   let deletions: [String]
+  /// The versions of the batch's rows, in the instance's ``/Persistence/VersionBook``.
+  let versions: BatchVersions
 
   /// One array parameter per column, of the values of `writes`.
   ///
@@ -50,7 +54,7 @@ public struct PostgresBatch: Sendable {
     PostgresBatch(
       table: table, quotedName: quotedName, quotedSequence: quotedSequence, columns: columns,
       kinds: kinds, values: values, rowJSON: rowJSON,
-      lastWriterWins: lastWriterWins, writes: [write], deletions: [])
+      lastWriterWins: lastWriterWins, writes: [write], deletions: [], versions: versions)
   }
 
   /// The batch of the deletion of `id` alone.
@@ -58,6 +62,6 @@ public struct PostgresBatch: Sendable {
     PostgresBatch(
       table: table, quotedName: quotedName, quotedSequence: quotedSequence, columns: columns,
       kinds: kinds, values: values, rowJSON: rowJSON,
-      lastWriterWins: lastWriterWins, writes: [], deletions: [id])
+      lastWriterWins: lastWriterWins, writes: [], deletions: [id], versions: versions)
   }
 }

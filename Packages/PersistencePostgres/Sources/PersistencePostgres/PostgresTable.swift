@@ -165,8 +165,8 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// version and position of each.
   struct Loaded {
     var store: EntityStore<Entity>
-    var versions: [String: Int64]
-    var positions: [String: Double]
+    var versions: [Entity.ID: Int64]
+    var positions: [Entity.ID: Double]
   }
 
   /// The rows in store order, with their versions and positions.
@@ -177,13 +177,14 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       logger: logger)
     var layout: RowLayout?
     var entities: [Entity] = []
-    var versions: [String: Int64] = [:]
-    var positions: [String: Double] = [:]
+    var versions: [Entity.ID: Int64] = [:]
+    var positions: [Entity.ID: Double] = [:]
     for row in rows {
       let stored = try StoredRow(row, layout: &layout)
-      entities.append(try entity(of: stored))
-      versions[stored.id] = stored.version
-      positions[stored.id] = stored.position
+      let entity = try entity(of: stored)
+      entities.append(entity)
+      versions[entity.id] = stored.version
+      positions[entity.id] = stored.position
     }
     return Loaded(store: EntityStore(entities), versions: versions, positions: positions)
   }
@@ -277,8 +278,8 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       }
     }
     return RemoteChanges(
-      table: name, changes: changes, versions: book.table(name, keyedBy: String.self),
-      key: { $0.description })
+      table: name, changes: changes, versions: book.table(name, keyedBy: Entity.ID.self),
+      key: { $0 })
   }
 
   /// Every difference between the table and the versions `book` has seen, as remote changes:
@@ -289,7 +290,7 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   func differences(from book: VersionBook, on connection: PostgresConnection, logger: Logger)
     async throws -> RemoteChanges<Entity>
   {
-    let versions = book.table(name, keyedBy: String.self)
+    let versions = book.table(name, keyedBy: Entity.ID.self)
     var unseen = versions.seen
     let rows = try await connection.allRows(
       PostgresQuery(unsafeSQL: "SELECT * FROM \(quotedName) ORDER BY position, id"),
@@ -298,9 +299,9 @@ where Entity.ID: LosslessStringConvertible & Sendable {
     var changes: [RemoteChanges<Entity>.Change] = []
     for row in rows {
       let stored = try StoredRow(row, layout: &layout)
-      let seen = unseen.removeValue(forKey: stored.id)
-      guard seen.map({ $0 < stored.version }) ?? true else { continue }
       guard let id = Entity.ID(stored.id) else { continue }
+      let seen = unseen.removeValue(forKey: id)
+      guard seen.map({ $0 < stored.version }) ?? true else { continue }
       do {
         changes.append(
           .init(
@@ -312,11 +313,10 @@ where Entity.ID: LosslessStringConvertible & Sendable {
           metadata: ["table": "\(name)", "id": "\(stored.id)", "error": "\(error)"])
       }
     }
-    for (key, version) in unseen {
-      guard let id = Entity.ID(key) else { continue }
+    for (id, version) in unseen {
       changes.append(.init(id: id, entity: nil, version: version + 1, origin: "database"))
     }
-    return RemoteChanges(table: name, changes: changes, versions: versions, key: { $0.description })
+    return RemoteChanges(table: name, changes: changes, versions: versions, key: { $0 })
   }
 
   /// Encodes `changes` into the batch a flush commits: what
@@ -325,6 +325,16 @@ where Entity.ID: LosslessStringConvertible & Sendable {
   /// - Parameter changes: A writer's changes.
   /// - Returns: The batch; an entity that does not encode fails the flush that commits it.
   public func batch(_ changes: EntityChanges<Entity>) -> PostgresBatch {
+    batch(changes, versions: BatchVersions.init)
+  }
+
+  /// The batch of `changes`, its versions kept by `versions`: the writer's initializer passes
+  /// it from the app's module, where it is specialized for the entity's id.
+  @usableFromInline
+  func batch(
+    _ changes: EntityChanges<Entity>,
+    versions: (_ table: String, _ ids: [Entity.ID], _ texts: [String]) -> BatchVersions
+  ) -> PostgresBatch {
     let hasPositions = !changes.positions.isEmpty
     // NB: an entity whose columns cannot be found fails each of its writes with the reason
     // (the load refused the table before, for the same reason).
@@ -336,19 +346,29 @@ where Entity.ID: LosslessStringConvertible & Sendable {
       unencodable = error
     }
     let encoder = RowEncoder(columns: properties, rows: changes.writes.count)
+    var ids: [Entity.ID] = []
+    var texts: [String] = []
+    ids.reserveCapacity(changes.writes.count + changes.deletions.count)
+    texts.reserveCapacity(ids.capacity)
     let writes = changes.writes.indices.map { offset in
       let entity = changes.writes[offset]
+      let text = entity.id.description
+      ids.append(entity.id)
+      texts.append(text)
       return PostgresBatch.Write(
-        id: entity.id.description,
+        id: text, offset: offset,
         row: unencodable.map { .failure($0) } ?? encoder.encode(entity),
         position: hasPositions ? changes.positions[offset] : nil)
     }
+    let deletions = changes.deletions.map(\.description)
+    ids += changes.deletions
+    texts += deletions
     return PostgresBatch(
       table: name, quotedName: quotedName, quotedSequence: quotedSequence,
       columns: properties.map { Self.quoted($0.name) }, kinds: properties.map(\.kind),
       values: encoder.values, rowJSON: rowJSON,
-      lastWriterWins: conflictPolicy == .lastWriterWins, writes: writes,
-      deletions: changes.deletions.map(\.description))
+      lastWriterWins: conflictPolicy == .lastWriterWins, writes: writes, deletions: deletions,
+      versions: versions(name, ids, texts))
   }
 
   /// Decodes a row's JSON (a conflict's current value, say).

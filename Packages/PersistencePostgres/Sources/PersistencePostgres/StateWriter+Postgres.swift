@@ -21,7 +21,7 @@ extension StateWriter {
     // entity.
     self.init(
       keyPath: keyPath, backend: database,
-      versions: database.book.table(table.name, keyedBy: String.self), key: { $0.description },
-      batch: { table.batch($0) })
+      versions: database.book.table(table.name, keyedBy: Entity.ID.self), key: { $0 },
+      batch: { table.batch($0, versions: BatchVersions.init) })
   }
 }
