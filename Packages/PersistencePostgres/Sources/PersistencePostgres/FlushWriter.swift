@@ -192,23 +192,32 @@ struct FlushWriter {
       return try await overwrite(writes, positions: positions, written: &written)
     }
     let ids = writes.map(\.id)
-    let version = try await firstVersion()
+    // NB: the rows' first version taken in the statement (see ``firstVersion()``), not by a
+    // statement of its own before it: a round trip less.
     let statement = PostgresQuery(
       unsafeSQL: """
-        WITH logged AS (
+        WITH v AS (\(Self.nextVersion) AS version),
+        logged AS (
           INSERT INTO reduxkit_change_log (table_name, op, origin, entity_ids, versions)
-          SELECT $4, 'write', $2, $1::text[], array_fill($5::bigint, ARRAY[cardinality($1::text[])])
+          SELECT $4, 'write', $2, $1::text[], array_fill(v.version, ARRAY[cardinality($1::text[])])
+          FROM v
+        ), done AS (
+          INSERT INTO \(table) (id\(columnList), version, updated_by, position)
+          SELECT u.id\(valueList), v.version, $2, u.position
+          FROM v, UNNEST($1::text[], $3::float8[]\(arrays(from: 5))) AS u(id, position\(aliasList))
         )
-        INSERT INTO \(table) (id\(columnList), version, updated_by, position)
-        SELECT u.id\(valueList), $5, $2, u.position
-        FROM UNNEST($1::text[], $3::float8[]\(arrays(from: 6))) AS u(id, position\(aliasList))
+        SELECT version FROM v
         """,
       binds: try binds(
-        ids, instance, self.positions(of: writes, taken: positions), batch.table, version,
+        ids, instance, self.positions(of: writes, taken: positions), batch.table,
         columns: try batch.columnArrays(of: writes)))
+    let version: Int64
     try await connection.query("SAVEPOINT reduxkit_insert", logger: logger)
     do {
-      try await connection.query(statement, logger: logger)
+      // NB: the statement's one row.
+      version =
+        try await connection.allRows(statement, logger: logger).first?
+        .decode(Int64.self) ?? 1
     } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
       try await connection.query("ROLLBACK TO SAVEPOINT reduxkit_insert", logger: logger)
       let rows = try await connection.query(
@@ -239,11 +248,14 @@ struct FlushWriter {
   /// needs another instance to update and delete the row while this flush runs, with the
   /// insert of an id this instance has never seen.)
   private func firstVersion() async throws -> Int64 {
-    let rows = try await connection.query(
-      "SELECT nextval(pg_get_serial_sequence('reduxkit_change_log', 'seq'))", logger: logger)
-    for try await value in rows.decode(Int64.self) { return value }
-    return 1
+    let rows = try await connection.allRows(
+      PostgresQuery(unsafeSQL: Self.nextVersion), logger: logger)
+    return try rows.first?.decode(Int64.self) ?? 1
   }
+
+  /// The statement that takes a first version (``firstVersion()``).
+  private static let nextVersion =
+    "SELECT nextval(pg_get_serial_sequence('reduxkit_change_log', 'seq'))"
 
   /// Inserts under last-writer-wins: a row created by another instance meanwhile is
   /// overwritten. Returns nothing missed.
