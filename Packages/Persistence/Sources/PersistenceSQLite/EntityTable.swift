@@ -255,6 +255,41 @@ where Entity.ID: DatabaseValueConvertible & Sendable {
     return Loaded(store: EntityStore(entities), versions: versions, positions: positions)
   }
 
+  /// The entities a query of the table's rows selects (`SELECT * FROM "cards" WHERE …`),
+  /// decoded as a load decodes them: a first screenful read through an index of the app's, a
+  /// report, a search in SQL. Nothing is recorded: a flush still writes against the versions
+  /// the load saw.
+  ///
+  /// ```swift
+  /// let firstPage = try await database.writer.read { db in
+  ///   try cards.fetchAll(
+  ///     db, sql: "SELECT * FROM cards WHERE columnID = ? ORDER BY position LIMIT 40",
+  ///     arguments: [columnID])
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - db: A database connection.
+  ///   - sql: A query of the table's rows; each row holds the entity's columns (`*`).
+  ///   - arguments: The query's arguments.
+  /// - Returns: The entities, in the query's order.
+  /// - Throws: ``SQLiteDatabaseError/undecodable(table:id:underlying:)`` when a row does not
+  ///   decode, an error of the table's layout as ``SQLiteDatabase/load(_:)`` throws it, or
+  ///   GRDB's `DatabaseError`.
+  @inlinable
+  public func fetchAll(
+    _ db: Database, sql: String, arguments: StatementArguments = StatementArguments()
+  ) throws -> [Entity] {
+    try checkColumns(db)
+    let statement = try db.makeStatement(sql: sql)
+    let decoder = ColumnDecoder(
+      columns: statement.columnNames, statement: statement.sqliteStatement)
+    var entities: [Entity] = []
+    let rows = try Row.fetchCursor(statement, arguments: arguments)
+    while let row = try rows.next() { entities.append(try decode(row, with: decoder)) }
+    return entities
+  }
+
   /// Decodes a row of the table.
   ///
   /// NB: decoded with a throw, not a subscript's trap: a value of another type (a damaged

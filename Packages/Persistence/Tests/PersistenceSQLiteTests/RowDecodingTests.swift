@@ -77,6 +77,44 @@ struct RowDecodingTests {
     try database.close()
   }
 
+  @Test func aQueryOfTheTableReadsTheRowsItSelectsInItsOrder() async throws {
+    let table = EntityTable<Note>("notes")
+    let database = try Self.database(with: table)
+    let notes = (1...30).map { id in
+      Note(
+        id: id, title: "note \(id)", due: nil, owner: id % 3 == 0 ? "ann" : nil,
+        done: id % 2 == 0)
+    }
+    try await database.persist(to: table)(notes, [])
+    let selected = try await database.writer.read { db in
+      try table.fetchAll(
+        db, sql: "SELECT * FROM notes WHERE owner = ? ORDER BY position DESC LIMIT ?",
+        arguments: ["ann", 4])
+    }
+    #expect(selected.map(\.id) == [30, 27, 24, 21])
+    #expect(selected.first == notes[29])
+    try database.close()
+  }
+
+  @Test func aQueryOfARowThatDoesNotDecodeIsAnUndecodableRow() async throws {
+    let table = EntityTable<Note>("notes")
+    let database = try Self.database(with: table)
+    try await database.persist(to: table)([Note(id: 1, title: "one", done: false)], [])
+    try await database.writer.write { db in
+      try db.execute(sql: "UPDATE notes SET title = NULL WHERE id = 1")
+    }
+    await #expect {
+      _ = try await database.writer.read { db in
+        try table.fetchAll(db, sql: "SELECT * FROM notes")
+      }
+    } throws: { error in
+      guard case .undecodable(table: "notes", id: "1", _)? = error as? SQLiteDatabaseError
+      else { return false }
+      return true
+    }
+    try database.close()
+  }
+
   @Test func aNullInARequiredColumnIsAnUndecodableRowNamingItsTableAndID() async throws {
     // NB: another tool's write: the column has no NOT NULL constraint.
     try await expectUndecodable(
