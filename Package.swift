@@ -78,6 +78,7 @@ let package = Package(
       name: "BoardCore",
       dependencies: [
         "ReduxKit", "TerminalIO", .product(name: "Logging", package: "swift-log"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Examples/BoardCore"
     ),

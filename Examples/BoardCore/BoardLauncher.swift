@@ -80,10 +80,13 @@ package struct BoardLauncher {
     if let server { return await launch(server: server, logger: logger) }
     let database: BoardDatabase
     let state: BoardState
+    let drawn: ScreenRenderer?
     do {
       database = try BoardDatabase(path: databasePath, logger: logger)
+      drawn = await drawFirstFrame(of: database, logger: logger)
       state = try await database.load()
     } catch {
+      Terminal.restore()
       printError("board: cannot open \(databasePath): \(error)")
       return 2
     }
@@ -91,6 +94,7 @@ package struct BoardLauncher {
     do {
       recorder = try devTools?.makeRecorder()
     } catch {
+      Terminal.restore()
       printError("board: --record: \(error)")
       return 2
     }
@@ -107,6 +111,7 @@ package struct BoardLauncher {
         // its header.
         if isFullScreen { session.devToolsPage = page } else { printError(page) }
       } catch {
+        Terminal.restore()
         printError("board: --devtools: the page cannot be served: \(error)")
         return 2
       }
@@ -124,7 +129,8 @@ package struct BoardLauncher {
       exit(128 + signal)
     }
     sayWhyLineMode()
-    let status = isFullScreen ? await fullScreen(session, logger: logger) : await lines(session)
+    let status =
+      isFullScreen ? await fullScreen(session, drawn: drawn, logger: logger) : await lines(session)
     recorder?.flush()
     do {
       try await database.persistence.shutdown()
@@ -134,6 +140,37 @@ package struct BoardLauncher {
       return 2
     }
     return status
+  }
+
+  /// Draws the board's first frame from its first screenful (``BoardDatabase/preview(rows:)``),
+  /// before the whole board loads: on a board of 10,000 cards, a person sees it in a fifth of
+  /// the time. Only in full screen without `--open` (whose screen comes first).
+  ///
+  /// - Returns: The renderer that drew it, in full screen; `nil` when nothing was drawn (the
+  ///   full screen then starts as before).
+  private func drawFirstFrame(of database: BoardDatabase, logger: Logger) async
+    -> ScreenRenderer?
+  {
+    guard isFullScreen, deepLink == nil else { return nil }
+    let size = Terminal.size
+    let frame: ScreenFrame?
+    do {
+      frame = try await FullScreenMode.firstFrame(of: database, size: size)
+    } catch {
+      // NB: the load that follows reads the same rows, and reports what is wrong with them.
+      logger.debug("board: no first frame before the load", metadata: ["error": "\(error)"])
+      return nil
+    }
+    guard let frame else { return nil }
+    do {
+      try Terminal.enterFullScreen()
+    } catch {
+      // NB: `fullScreen(_:drawn:logger:)` tries again, and says why it cannot.
+      return nil
+    }
+    var renderer = ScreenRenderer(size: size)
+    Terminal.write(renderer.render(frame))
+    return renderer
   }
 
   /// The board a server keeps, replicated in the file at `databasePath`: it starts from the
@@ -181,7 +218,12 @@ package struct BoardLauncher {
 
   /// The full screen, on the alternate screen in raw mode, restored on the way out (and on a
   /// crash or a signal). A deep link is checked before the screen is entered.
-  private func fullScreen(_ session: BoardSession, logger: Logger) async -> Int32 {
+  ///
+  /// - Parameter drawn: The renderer of the first frame, when it was drawn while the board
+  ///   loaded.
+  private func fullScreen(
+    _ session: BoardSession, drawn: ScreenRenderer? = nil, logger: Logger
+  ) async -> Int32 {
     let navigation = BoardNavigation(session: session, logger: logger)
     if let deepLink {
       do {
@@ -199,7 +241,7 @@ package struct BoardLauncher {
     }
     defer { Terminal.restore() }
     await FullScreenMode.run(
-      navigation, session: session, events: Terminal.events(), size: Terminal.size,
+      navigation, session: session, events: Terminal.events(), size: Terminal.size, drawn: drawn,
       write: Terminal.write)
     return 0
   }

@@ -19,12 +19,14 @@ package enum FullScreenMode {
   /// - Parameters:
   ///   - events: Keys and resizes.
   ///   - size: The terminal's size at start.
+  ///   - drawn: The renderer of a frame already on the screen (the board's first, drawn while
+  ///     it loaded): the first frame redraws only what differs from it.
   ///   - write: Where the frames' bytes go.
   /// - Returns: How many frames were drawn.
   @discardableResult
   static func run<Events: AsyncSequence<TerminalEvent, Never> & Sendable>(
     _ navigation: BoardNavigation, session: BoardSession, events: Events, size: TerminalSize,
-    write: (String) -> Void
+    drawn: ScreenRenderer? = nil, write: (String) -> Void
   ) async -> Int {
     let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
     let forward = Task {
@@ -32,7 +34,8 @@ package enum FullScreenMode {
       continuation.finish()
     }
     defer { forward.cancel() }
-    var renderer = ScreenRenderer(size: size)
+    var renderer = drawn ?? ScreenRenderer(size: size)
+    renderer.size = size
     navigation.resized(to: size)
     var frames = 0
     func draw() {
@@ -67,6 +70,19 @@ package enum FullScreenMode {
       draw()
     }
     return frames
+  }
+
+  /// The board's first frame at `size`, drawn before the board loads from its first screenful
+  /// (``BoardDatabase/preview(rows:)``): the frame ``frame(of:session:size:)`` draws once it
+  /// has loaded. `nil` for a board with no columns yet.
+  package static func firstFrame(of database: BoardDatabase, size: TerminalSize) async throws
+    -> ScreenFrame?
+  {
+    guard let preview = try await database.preview(rows: BoardBody.shownRows(at: size)) else {
+      return nil
+    }
+    return BoardFrame.frame(
+      of: preview, saving: StatusLine.persistence(database.persistence.status), size: size)
   }
 
   /// The frame `run` draws: the top screen of `navigation`, at `size`.

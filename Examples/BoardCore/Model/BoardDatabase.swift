@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 package import Logging
 package import ReduxKit
 
@@ -28,6 +29,10 @@ package final class BoardDatabase {
     SQLiteMigration("v4-positions") { db in
       try columns.addPositions(in: db)
       try cards.addPositions(in: db)
+    },
+    // NB: each column's cards in board order, for the first frame (``preview(rows:)``).
+    SQLiteMigration("v5-cards-by-column") { db in
+      try db.execute(sql: "CREATE INDEX cards_by_column ON cards (columnID, position)")
     },
   ]
 
@@ -77,6 +82,32 @@ package final class BoardDatabase {
       columns = try await database.load(Self.columns)
     }
     return BoardState(columns: columns, cards: try await database.load(Self.cards))
+  }
+
+  /// The first `rows` cards of each column and how many each holds, read through the index of
+  /// cards by column: what the first frame shows while ``load()`` reads the rest. `nil` for a
+  /// board with no columns yet (``load()`` makes them).
+  ///
+  /// NB: the columns' order as ``load()`` reads it (position, then rowid), and each column's
+  /// cards in the board's order: the index ends with the rowid, which breaks ties as the load
+  /// does.
+  package func preview(rows: Int) async throws -> BoardPreview? {
+    try await database.writer.read { db -> BoardPreview? in
+      let columns = try Self.columns.fetchAll(
+        db, sql: #"SELECT * FROM "columns" ORDER BY position, rowid"#)
+      guard !columns.isEmpty else { return nil }
+      var counts: [Int: Int] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT columnID, count(*) FROM cards GROUP BY 1") {
+        counts[row[0]] = row[1]
+      }
+      var firstCards: [Int: [Card]] = [:]
+      for column in columns {
+        firstCards[column.id] = try Self.cards.fetchAll(
+          db, sql: "SELECT * FROM cards WHERE columnID = ? ORDER BY position, rowid LIMIT ?",
+          arguments: [column.id, rows])
+      }
+      return BoardPreview(columns: columns, counts: counts, firstCards: firstCards)
+    }
   }
 
   /// Follows what other boards on the same file change, from where ``load()`` read the file:

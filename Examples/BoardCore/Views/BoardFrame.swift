@@ -17,7 +17,7 @@ enum BoardFrame {
     }
     let width = size.columns
     let bodyHeight = bodyHeight(at: size)
-    var body: [ScreenLine]
+    let body: [ScreenLine]
     var cursor: ScreenPosition?
     let title: String
     let keys: String
@@ -25,9 +25,7 @@ enum BoardFrame {
     case .board(let board):
       title = "Board"
       body = BoardBody.lines(board.state, on: session, width: width, height: bodyHeight)
-      // NB: a server keeps no history: no undo to offer.
-      let undo = session.canUndo ? "  u undo  r redo" : ""
-      keys = "←↓↑→ select  n new  ⏎ open  e edit  m move  d delete  / search\(undo)  ? help  q quit"
+      keys = boardKeys(canUndo: session.canUndo)
     case .detail(let detail):
       title = "Card #\(detail.state.cardID)"
       body = CardBody.detail(
@@ -49,11 +47,49 @@ enum BoardFrame {
       }
       keys = "any key closes"
     }
-    body = Array(body.prefix(bodyHeight))
+    return frame(
+      title: title, body: body, cursor: cursor, keys: keys,
+      status: StatusLine.line(root: root, screen: screen, session: session, width: width),
+      devToolsPage: session.devToolsPage, size: size)
+  }
+
+  /// The first frame of a board on its file, drawn from `preview` while the board loads: the
+  /// frame ``frame(of:root:session:size:)`` draws once it has (the board screen, nothing
+  /// asked yet, `saving` on the right of the status line).
+  static func frame(
+    of preview: BoardPreview, saving: (text: String, isProblem: Bool), size: TerminalSize
+  ) -> ScreenFrame {
+    guard size.columns >= minimumSize.columns, size.rows >= minimumSize.rows else {
+      return tooSmall(size)
+    }
+    return frame(
+      title: "Board",
+      body: BoardBody.lines(of: preview, width: size.columns, height: bodyHeight(at: size)),
+      cursor: nil, keys: boardKeys(canUndo: true),
+      status: StatusLine.line(message: "", isProblem: false, saving: saving, width: size.columns),
+      devToolsPage: nil, size: size)
+  }
+
+  /// The board screen's keys.
+  private static func boardKeys(canUndo: Bool) -> String {
+    // NB: a server keeps no history: no undo to offer.
+    let undo = canUndo ? "  u undo  r redo" : ""
+    return "←↓↑→ select  n new  ⏎ open  e edit  m move  d delete  / search\(undo)  ? help  q quit"
+  }
+
+  /// A frame of a screen: the title bar, the body (cut or filled to the body's height), the
+  /// status line and the keys.
+  private static func frame(
+    title: String, body: [ScreenLine], cursor: ScreenPosition?, keys: String,
+    status: ScreenLine, devToolsPage: String?, size: TerminalSize
+  ) -> ScreenFrame {
+    let width = size.columns
+    let bodyHeight = bodyHeight(at: size)
+    var body = Array(body.prefix(bodyHeight))
     body += Array(repeating: ScreenLine(), count: bodyHeight - body.count)
     var header = ScreenLine(" ReduxKit board · \(title)", style: .bold)
     // NB: the DevTools page's address stays in view (the status line changes with every key).
-    if let page = session.devToolsPage,
+    if let page = devToolsPage,
       header.displayWidth + DisplayWidth.columns(of: page) + 4 <= width
     {
       header.append(
@@ -62,7 +98,6 @@ enum BoardFrame {
       header.append(page + " ")
     }
     header = header.padded(toWidth: width, style: .inverse)
-    let status = StatusLine.line(root: root, screen: screen, session: session, width: width)
     let footer = ScreenLine(" " + keys, style: .dim)
     return ScreenFrame(
       lines: [header] + body + [status, footer],

@@ -20,6 +20,13 @@ enum StatusLine {
         case .server(let sync): server(sync)
         }
       }
+    return line(message: message, isProblem: isProblem, saving: saving, width: width)
+  }
+
+  /// The line of `message` on the left and `saving` on the right.
+  static func line(
+    message: String, isProblem: Bool, saving: (text: String, isProblem: Bool), width: Int
+  ) -> ScreenLine {
     let room = max(width - DisplayWidth.columns(of: saving.text) - 2, 0)
     var line = ScreenLine(
       " " + DisplayWidth.fit(message, toWidth: room) + " ", style: isProblem ? .bold : [])
