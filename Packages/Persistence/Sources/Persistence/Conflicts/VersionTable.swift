@@ -70,8 +70,16 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
     /// Each row's place in the table's order (see ``positions``).
     @usableFromInline var positions: [Key: Double] = [:]
     /// Rows with a local change queued, and the version it was made against (`nil`: new).
-    @usableFromInline var queued: [Key: Int64?] = [:]
+    @usableFromInline var queued: [Key: Int64?] = [:] {
+      didSet { queueChanges &+= 1 }
+    }
     @usableFromInline var dropped: [Key: Int64?] = [:]
+    /// How many times ``queued`` changed: a flush that took every queued row knows from it
+    /// whether any other change came since.
+    @usableFromInline var queueChanges = 0
+    /// The flush that took every queued row, and none other: its row count, and
+    /// ``queueChanges`` then.
+    @usableFromInline var wholeQueue: (rows: Int, changes: Int)?
 
     @usableFromInline init() {}
   }
@@ -161,10 +169,22 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
     state.withLock { state in
       var bases = FlushBases(versions: [], dropped: [:])
       bases.versions.reserveCapacity(keys.count)
+      var queued = 0
       for key in keys {
-        let base: Int64? = if let queued = state.queued[key] { queued } else { state.seen[key] }
+        let base: Int64?
+        if let change = state.queued[key] {
+          base = change
+          queued += 1
+        } else {
+          base = state.seen[key]
+        }
         bases.versions.append(base)
       }
+      // NB: the flush's rows (each once) are every queued row: its commit empties the queue
+      // at once, unless another change came meanwhile.
+      state.wholeQueue =
+        queued == keys.count && queued == state.queued.count
+        ? (keys.count, state.queueChanges) : nil
       if !state.dropped.isEmpty {
         for key in keys {
           if let dropped = state.dropped[key] { bases.dropped[key] = dropped }
@@ -190,7 +210,13 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
     // sequence, unspecialized, looked its iterator's generic metadata up for every key.
     let flushed = Array(flushed)
     state.withLock { state in
-      for index in flushed.indices { state.queued[flushed[index]] = nil }
+      if let whole = state.wholeQueue, whole == (flushed.count, state.queueChanges) {
+        // NB: a removal per row was a third of the bookkeeping of a flush of new rows.
+        state.queued.removeAll(keepingCapacity: true)
+      } else {
+        for index in flushed.indices { state.queued[flushed[index]] = nil }
+      }
+      state.wholeQueue = nil
       for (key, version) in dropped {
         state.seen[key] = version
         state.dropped[key] = nil
