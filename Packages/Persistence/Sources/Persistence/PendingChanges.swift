@@ -57,8 +57,13 @@ struct PendingChanges<Entity: Identifiable & Sendable>: Sendable where Entity.ID
   @inlinable
   mutating func record(upserts: [Entity], positions: [Double], deletions: [Entity.ID]) {
     let capacity = ids.count + upserts.count + deletions.count
-    ids.reserveCapacity(capacity)
-    changes.reserveCapacity(capacity)
+    // NB: the arrays grow by doubling, as appends grow them: reserved at each drain's exact
+    // count, every drain of a large batch moved every change recorded before it.
+    if changes.capacity < capacity {
+      let grown = max(capacity, 2 * changes.capacity)
+      ids.reserveCapacity(grown)
+      changes.reserveCapacity(grown)
+    }
     offsets.reserveCapacity(capacity)
     for id in deletions {
       let offset = offset(of: id)
