@@ -139,19 +139,14 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
       // NB: room made at once: growing a dictionary rehashes every key, which in this
       // unspecialized generic code (the key type is the app's) cost more than the drain.
       state.queued.reserveCapacity(state.queued.count + keys.count)
-      for key in keys {
-        // NB: two lookups, not three (is it queued, its version, queue it): each costs over a
-        // thousand instructions here. A key queued already keeps its version.
-        let seen = state.seen[key]
-        _ = Self.value(&state.queued[key, default: seen])
+      for key in keys where state.queued.index(forKey: key) == nil {
+        // NB: a key queued already keeps its version. Not `queued[key, default: seen]`:
+        // that subscript's accessor allocated (and freed) a context for every key, a third
+        // of the queueing; the second lookup of a new key finds its bucket in the cache.
+        state.queued[key] = state.seen[key]
       }
     }
   }
-
-  /// Reads a value through `inout`: `Dictionary`'s `default:` subscript then inserts the
-  /// default of a missing key, hashing once.
-  @inlinable
-  static func value(_ value: inout Int64?) -> Int64? { value }
 
   /// Forgets the local changes to `keys` without a flush (the app discarded them): another
   /// writer's changes to those rows are news again.
