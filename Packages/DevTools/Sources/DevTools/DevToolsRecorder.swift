@@ -1,4 +1,3 @@
-public import DequeModule
 import Foundation
 public import ReduxCore
 import Synchronization
@@ -88,11 +87,11 @@ public final class DevToolsRecorder<
     }
     let buffer = RecorderBuffer(
       limits: limits, clock: ClockReader(clock), encoding: continuation, summarize: summarize)
-    buffer.book.withLock { $0.encodesAll = session != nil }
+    buffer.encode(all: session != nil, listened: false)
     self.buffer = buffer
     encoder = Task.detached {
       for await _ in signals {
-        Self.encodePending(in: buffer, limits: limits, session: session)
+        Self.encodePending(in: buffer, session: session)
       }
     }
   }
@@ -106,13 +105,12 @@ public final class DevToolsRecorder<
   @MainActor
   public func start(from store: Store<State, Action>) {
     let now = buffer.clock.now()
-    buffer.started.withLock { $0 = now }
     let entry = RecorderEntry(
       index: 0,
       recorded: RecordedValues(
         kind: .action, source: .named("recorder"), time: now,
         content: .event(name: "@start", payload: nil, snapshot: snapshot(store.state))))
-    buffer.book.withLock { $0.initial = entry }
+    buffer.start(at: now, with: entry)
     // NB: the session file starts with it too, before any batch: a replay of the file starts
     // from its state.
     guard let session else { return }
@@ -221,7 +219,7 @@ public final class DevToolsRecorder<
   /// - Complexity: O(*n*) encodings of the entries not encoded yet.
   public func records() -> [DevToolsRecord] {
     let (initial, entries) = buffer.book.withLock { ($0.initial, $0.entries(from: 1)) }
-    let origin = buffer.started.withLock { $0 } ?? .zero
+    let origin = buffer.origin
     return ([initial].compactMap { $0 } + entries).compactMap {
       Self.record(of: $0, since: origin, withState: true, summarize: buffer.summarize)
     }
@@ -242,7 +240,7 @@ public final class DevToolsRecorder<
       if index < 0, limit > 0, let initial = book.initial { entries.append(initial) }
       return entries + book.entries(from: max(index + 1, 1), limit: max(limit - entries.count, 0))
     }
-    let origin = buffer.started.withLock { $0 } ?? .zero
+    let origin = buffer.origin
     return entries.compactMap {
       Self.record(of: $0, since: origin, withState: false, summarize: buffer.summarize)
     }
@@ -254,7 +252,7 @@ public final class DevToolsRecorder<
   public func record(at index: Int) -> DevToolsRecord? {
     guard let entry = buffer.book.withLock({ $0.entry(at: index) }) else { return nil }
     return Self.record(
-      of: entry, since: buffer.started.withLock { $0 } ?? .zero, withState: true,
+      of: entry, since: buffer.origin, withState: true,
       summarize: buffer.summarize)
   }
 
@@ -276,7 +274,7 @@ public final class DevToolsRecorder<
       return (initial, after)
     }
     guard let pair else { return nil }
-    let origin = buffer.started.withLock { $0 } ?? .zero
+    let origin = buffer.origin
     guard
       let before = Self.record(
         of: pair.before, since: origin, withState: true, summarize: buffer.summarize)?.state,
@@ -302,34 +300,17 @@ public final class DevToolsRecorder<
   /// the returned token is passed to ``removeListener(_:)``.
   @discardableResult
   public func addListener(_ listener: @escaping @Sendable ([DevToolsRecord]) -> Void) -> Int {
-    let token = buffer.nextListener.withLock { next in
-      next += 1
-      return next
-    }
-    buffer.listeners.withLock { $0[token] = listener }
-    buffer.book.withLock { book in
-      book.encodesAll = true
-      book.isListened = true
-    }
-    return token
+    buffer.addListener(listener)
   }
 
   /// Stops calling the listener ``addListener(_:)`` returned `token` for.
   public func removeListener(_ token: Int) {
-    let isListened = buffer.listeners.withLock { listeners in
-      listeners[token] = nil
-      return !listeners.isEmpty
-    }
-    let session = session
-    buffer.book.withLock { book in
-      book.encodesAll = isListened || session != nil
-      book.isListened = isListened
-    }
+    buffer.removeListener(token, writesSession: session != nil)
   }
 
   /// Encodes what is pending now, writes it to the session file, and tells the listeners.
   public func flush() {
-    Self.encodePending(in: buffer, limits: limits, session: session)
+    Self.encodePending(in: buffer, session: session)
   }
 
   // MARK: - Encoding (off the main actor)
@@ -382,30 +363,18 @@ public final class DevToolsRecorder<
       summary: summarize.flatMap { summarize in entry.action.flatMap(summarize) })
   }
 
-  private static func encodePending(
-    in buffer: RecorderBuffer, limits: Limits, session: DevToolsSessionWriter?
-  ) {
-    buffer.encodingPass.withLock { _ in
-      encodePendingAlone(in: buffer, limits: limits, session: session)
-    }
+  private static func encodePending(in buffer: RecorderBuffer, session: DevToolsSessionWriter?) {
+    buffer.encodingPass.withLock { _ in encodePendingAlone(in: buffer, session: session) }
   }
 
   /// Encodes the entries added since the last pass, writes them to the session file and hands
   /// them to the listeners; with neither, encodes only the newest, to measure the size.
-  private static func encodePendingAlone(
-    in buffer: RecorderBuffer, limits: Limits, session: DevToolsSessionWriter?
-  ) {
-    let listening = buffer.listeners.withLock { Array($0.values) }
-    let (writesAll, unmeasured) = buffer.book.withLock { ($0.encodesAll, $0.measured == 0) }
-    let pending: [RecorderEntry] = buffer.book.withLock { book in
-      book.isEncodingSignalled = false
-      let last = book.nextIndex - 1
-      guard book.count > 0, last > book.lastEncoded else { return [] }
-      defer { book.lastEncoded = last }
-      return book.entries(from: writesAll ? book.lastEncoded + 1 : last)
-    }
+  private static func encodePendingAlone(in buffer: RecorderBuffer, session: DevToolsSessionWriter?)
+  {
+    let listening = buffer.listening
+    let (pending, unmeasured) = buffer.takePending()
     guard !pending.isEmpty else { return }
-    let origin = buffer.started.withLock { $0 } ?? .zero
+    let origin = buffer.origin
     // NB: listeners (a page's live rows) get summaries: a state is encoded only for the session
     // file, and now and then to measure the size of a record (the last entry of a sampling
     // pass; while listened to, a pass runs per entry, so the first and one in `sampleEvery`).
@@ -428,15 +397,7 @@ public final class DevToolsRecorder<
       if !listening.isEmpty { records.append(record.state == nil ? record : record.withoutState()) }
     }
     if let session, !lines.isEmpty { session.write(lines) }
-    let total = lines.reduce(0) { $0 + $1.count }
-    buffer.book.withLock { book in
-      let count = book.measured + lines.count
-      guard count > 0 else { return }
-      book.averageBytes =
-        (book.averageBytes * Double(book.measured) + Double(total)) / Double(count)
-      book.measured = count
-      book.keep(capacity: limits.capacity, maxBytes: limits.maxBytes)
-    }
+    buffer.measured(lines.count, bytes: lines.reduce(0) { $0 + $1.count })
     for listener in listening { listener(records) }
   }
 }
@@ -558,152 +519,4 @@ enum RecordedContent: Sendable {
 enum RecorderSource: Sendable {
   case store(ActionSource)
   case named(String)
-}
-
-/// The ring buffer and what the encoding pass knows of it.
-@usableFromInline
-struct RecorderBook: Sendable {
-  /// The entries kept, oldest first: entry `firstIndex` and those after it.
-  ///
-  /// NB: what each recorded, without its index (the position says it) or its timings (kept
-  /// apart, most actions have none): appending an entry then retains one reference.
-  @usableFromInline var recorded = Deque<RecordedValues>()
-  @usableFromInline var nextIndex = 1
-  /// The stages' timings logged while a kept action ran, by index; only actions that logged some.
-  var timings: [Int: [(String, Duration)]] = [:]
-  /// The newest entry written to the session file and the listeners.
-  @usableFromInline var lastEncoded = 0
-  /// Whether the encoding task has been woken and has not run since.
-  var isEncodingSignalled = false
-  /// Whether every entry is encoded (a session file or a listener wants them all), or only a
-  /// sample, to measure their size.
-  var encodesAll = false
-  /// Whether a listener waits (a page): each entry is then encoded as soon as it comes.
-  var isListened = false
-  /// The average size of an encoded entry, from those measured; 0 before the first.
-  @usableFromInline var averageBytes = 0.0
-  @usableFromInline var measured = 0
-  @usableFromInline var initial: RecorderEntry?
-  @usableFromInline var evicted = 0
-  /// Timings logged for the action running now.
-  var pendingTimings: [(String, Duration)] = []
-
-  @usableFromInline init() {}
-
-  /// The index of the oldest entry kept (`nextIndex` when none is).
-  var firstIndex: Int { nextIndex - recorded.count }
-
-  /// How many entries are kept (the start aside).
-  var count: Int { recorded.count }
-
-  /// Entry `index` (0: the start), if it is kept.
-  func entry(at index: Int) -> RecorderEntry? {
-    if index == 0 { return initial }
-    let position = index - firstIndex
-    guard index > 0, position >= 0, position < recorded.count else { return nil }
-    return RecorderEntry(index: index, recorded: recorded[position], timings: timings[index] ?? [])
-  }
-
-  /// The entries kept from index `start` on (the start aside), at most `limit`, oldest first.
-  func entries(from start: Int, limit: Int = .max) -> [RecorderEntry] {
-    let first = max(start, firstIndex)
-    let end = limit >= nextIndex - first ? nextIndex : first + limit
-    return (first..<max(end, first)).compactMap { entry(at: $0) }
-  }
-
-  /// Drops the oldest entries beyond the limits.
-  mutating func keep(capacity: Int, maxBytes: Int) {
-    while recorded.count > capacity
-      || (recorded.count > 1 && Double(recorded.count) * averageBytes > Double(maxBytes))
-    {
-      if !timings.isEmpty { timings[firstIndex] = nil }
-      recorded.removeFirst()
-      evicted += 1
-    }
-  }
-}
-
-/// What a recorder and its encoding task share, and the recording path itself.
-///
-/// NB: not generic, like the entries: the path runs without looking up generic metadata.
-@usableFromInline
-final class RecorderBuffer: Sendable {
-  static let batchSize = 64
-  /// How often an entry is encoded to measure the size, when nothing encodes them all.
-  ///
-  /// NB: an encoding of one record costs about 240,000 instructions (Foundation's JSON coders,
-  /// twice): one in 1,024 added 140 to each recorded action.
-  static let sampleEvery = 4_096
-
-  let book = Mutex(RecorderBook())
-  let listeners = Mutex<[Int: @Sendable ([DevToolsRecord]) -> Void]>([:])
-  let nextListener = Mutex(0)
-  /// Held for a whole encoding pass: the task's and a `flush()` never take the same entries,
-  /// or the file would get their lines twice.
-  let encodingPass = Mutex(())
-  let capacity: Int
-  let maxBytes: Int
-  let clock: ClockReader
-  /// When the recording started, on ``clock``: entries are timed from it once encoded.
-  let started = Mutex<Duration?>(nil)
-  /// Wakes the encoding task.
-  let encoding: AsyncStream<Void>.Continuation
-  /// The app's summary of an action, if it gives one.
-  let summarize: (@Sendable (any ReduxAction & Encodable) -> String?)?
-
-  init<State, Action, Snapshot>(
-    limits: DevToolsRecorder<State, Action, Snapshot>.Limits, clock: ClockReader,
-    encoding: AsyncStream<Void>.Continuation,
-    summarize: (@Sendable (any ReduxAction & Encodable) -> String?)?
-  ) {
-    capacity = limits.capacity
-    maxBytes = limits.maxBytes
-    self.clock = clock
-    self.encoding = encoding
-    self.summarize = summarize
-  }
-
-  /// The clock's reading at `instant` of the continuous clock (when a store finished an action).
-  @usableFromInline
-  func time(at instant: ContinuousClock.Instant) -> Duration {
-    clock.now(at: instant)
-  }
-
-  /// Keeps a stage's timing for the action running now.
-  func addTiming(_ stage: String, _ duration: Duration) {
-    book.withLock { $0.pendingTimings.append((stage, duration)) }
-  }
-
-  /// Adds an entry, drops the oldest beyond the limits, and wakes the encoding task once a
-  /// batch has gathered.
-  ///
-  /// - Parameter time: The recorder clock's reading as it is; the start is subtracted when the
-  ///   entry is encoded.
-  @usableFromInline
-  func append(
-    kind: DevToolsRecord.Kind, source: RecorderSource, time: Duration,
-    content: consuming RecordedContent
-  ) {
-    let recorded = RecordedValues(kind: kind, source: source, time: time, content: content)
-    let shouldEncode = book.withLock { book in
-      let index = book.nextIndex
-      if !book.pendingTimings.isEmpty, case .ran = recorded.content {
-        book.timings[index] = book.pendingTimings
-        book.pendingTimings = []
-      }
-      book.nextIndex += 1
-      book.recorded.append(recorded)
-      book.keep(capacity: capacity, maxBytes: maxBytes)
-      // NB: a batch when every entry is written; otherwise a size sample now and then, and at
-      // the first entry, so that the byte limit holds from the start.
-      let batch =
-        book.isListened
-        ? 1 : book.encodesAll ? max(1, min(Self.batchSize, capacity / 2)) : Self.sampleEvery
-      guard !book.isEncodingSignalled, index - book.lastEncoded >= batch || book.measured == 0
-      else { return false }
-      book.isEncodingSignalled = true
-      return true
-    }
-    if shouldEncode { encoding.yield() }
-  }
 }
