@@ -185,16 +185,72 @@ struct FlushWriter {
   /// clause inserts each row speculatively and costs as much again as the insert itself, for a
   /// conflict that is rare. When a row is there already (a unique violation), the insert is
   /// rolled back to the savepoint and the rows found are the conflicts.
+  ///
+  /// NB: many rows go as several statements of ``rowsPerInsert`` rows, each handed to the
+  /// connection as soon as its parameters are made, without waiting for the one before (the
+  /// connection runs them in order): the parameters of one are made while the server inserts
+  /// the one before. In one statement, a flush of 100,000 rows made them all first.
   private func insert(
     _ writes: [PostgresBatch.Write], positions: [String: Double], written: inout [WrittenRow]
   ) async throws -> [String] {
     guard !batch.lastWriterWins else {
       return try await overwrite(writes, positions: positions, written: &written)
     }
-    let ids = writes.map(\.id)
-    // NB: the rows' first version taken in the statement (see ``firstVersion()``), not by a
-    // statement of its own before it: a round trip less.
-    let statement = PostgresQuery(
+    try await connection.query("SAVEPOINT reduxkit_insert", logger: logger)
+    var sent: [(rows: Range<Int>, result: EventLoopFuture<PostgresQueryResult>)] = []
+    for start in stride(from: 0, to: writes.count, by: Self.rowsPerInsert) {
+      let rows = start..<min(start + Self.rowsPerInsert, writes.count)
+      let statement = try insertStatement(Array(writes[rows]), positions: positions)
+      sent.append((rows, connection.query(statement, logger: logger)))
+    }
+    // NB: every statement waited for before anything is thrown: after a failure, the next
+    // ones fail too (the transaction is aborted) and the savepoint is rolled back after them.
+    var versions: [Int64] = []
+    var failure: (any Error)?
+    for statement in sent {
+      do {
+        // NB: the statement's one row.
+        versions.append(try await statement.result.get().first?.decode(Int64.self) ?? 1)
+      } catch {
+        failure = failure ?? error
+      }
+    }
+    if let failure {
+      guard let error = failure as? PSQLError, error.serverInfo?[.sqlState] == "23505" else {
+        throw failure
+      }
+      try await connection.query("ROLLBACK TO SAVEPOINT reduxkit_insert", logger: logger)
+      let rows = try await connection.query(
+        PostgresQuery(
+          unsafeSQL: "SELECT id FROM \(table) WHERE id = ANY($1::text[])",
+          binds: try binds(writes.map(\.id))), logger: logger)
+      var existing: [String] = []
+      for try await id in rows.decode(String.self) { existing.append(id) }
+      // NB: a unique index of the app's own, not the primary key: the server refuses rows.
+      guard !existing.isEmpty else { throw error }
+      return existing
+    }
+    try await connection.query("RELEASE SAVEPOINT reduxkit_insert", logger: logger)
+    for (statement, version) in zip(sent, versions) {
+      written += writes[statement.rows].map {
+        WrittenRow(offset: $0.offset, version: version, isDeletion: false)
+      }
+    }
+    return []
+  }
+
+  /// The most rows one insert statement sends (see ``insert(_:positions:written:)``).
+  static let rowsPerInsert = 16_384
+
+  /// The statement that inserts `writes`, with their change-log row, and returns their first
+  /// version.
+  ///
+  /// NB: the rows' first version taken in the statement (see ``firstVersion()``), not by a
+  /// statement of its own before it: a round trip less.
+  private func insertStatement(_ writes: [PostgresBatch.Write], positions: [String: Double])
+    throws -> PostgresQuery
+  {
+    PostgresQuery(
       unsafeSQL: """
         WITH v AS (\(Self.nextVersion) AS version),
         logged AS (
@@ -209,30 +265,8 @@ struct FlushWriter {
         SELECT version FROM v
         """,
       binds: try binds(
-        ids, instance, self.positions(of: writes, taken: positions), batch.table,
+        writes.map(\.id), instance, self.positions(of: writes, taken: positions), batch.table,
         columns: try batch.columnArrays(of: writes)))
-    let version: Int64
-    try await connection.query("SAVEPOINT reduxkit_insert", logger: logger)
-    do {
-      // NB: the statement's one row.
-      version =
-        try await connection.allRows(statement, logger: logger).first?
-        .decode(Int64.self) ?? 1
-    } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-      try await connection.query("ROLLBACK TO SAVEPOINT reduxkit_insert", logger: logger)
-      let rows = try await connection.query(
-        PostgresQuery(
-          unsafeSQL: "SELECT id FROM \(table) WHERE id = ANY($1::text[])",
-          binds: try binds(ids)), logger: logger)
-      var existing: [String] = []
-      for try await id in rows.decode(String.self) { existing.append(id) }
-      // NB: a unique index of the app's own, not the primary key: the server refuses rows.
-      guard !existing.isEmpty else { throw error }
-      return existing
-    }
-    try await connection.query("RELEASE SAVEPOINT reduxkit_insert", logger: logger)
-    written += writes.map { WrittenRow(offset: $0.offset, version: version, isDeletion: false) }
-    return []
   }
 
   /// The version the rows this statement makes start at: a number of the change log's

@@ -1,10 +1,11 @@
 import EntityTracking
 import Foundation
 import Persistence
-import PersistencePostgres
 import PersistencePostgresTesting
 import PostgresNIO
 import Testing
+
+@testable import PersistencePostgres
 
 /// In CI (`.ci/run` sets REDUXKIT_REQUIRE_POSTGRES) the server must be there: a skipped suite
 /// would hide that nothing ran.
@@ -193,6 +194,36 @@ struct PostgresBackendTests {
     #expect(persistenceB.status.pendingCount == 2)
     #expect(try await TestServer.rowVersions(url, table: "cards") == ["7": 1])
     await #expect(throws: PersistenceMiddlewareError.self) { try await persistenceB.shutdown() }
+    a.close()
+    b.close()
+  }
+
+  @Test func anInsertOfMoreRowsThanOneStatementSendsIsOneFlushOrAConflictOnly() async throws {
+    let url = try await TestServer.makeDatabase()
+    let a = try await openBoard(url, as: "a")
+    let b = try await openBoard(url, as: "b")
+    // NB: a's row is in b's second statement (rows past `rowsPerInsert`).
+    let taken = FlushWriter.rowsPerInsert + 5
+    try await a.commit([cardTable.batchForTests([Card(id: taken, title: "A's")])])
+    let count = FlushWriter.rowsPerInsert * 2 + 10
+    var board = Board()
+    let persistence = middleware(b)
+    board.cards.upsert(contentsOf: (1...count).map { Card(id: $0, title: "card \($0)") })
+    persistence.afterReduce(state: &board)
+    let conflicts = await conflictsOf { try await persistence.flush() }
+    #expect(conflicts.map(\.id) == ["\(taken)"])
+    #expect(try await a.load(cardTable).map(\.title) == ["A's"])  // the first statement too
+    #expect(persistence.status.pendingCount == count)
+
+    // NB: once resolved, every statement's rows are written, in order, at their versions.
+    b.resolve(try #require(conflicts.first), keeping: .mine)
+    try await persistence.flush()
+    let loaded = try await a.load(cardTable)
+    #expect(loaded.count == count)
+    #expect(loaded.map(\.id) == Array(1...count))
+    #expect(loaded[taken]?.title == "card \(taken)")
+    #expect(try await TestServer.rowVersions(url, table: "cards").count == count)
+    try await persistence.shutdown()
     a.close()
     b.close()
   }
