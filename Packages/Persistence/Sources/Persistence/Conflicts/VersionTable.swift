@@ -158,6 +158,8 @@ public final class VersionTable<Key: Hashable & Sendable>: Sendable {
 
   /// The bases of the rows a flush writes or deletes, in the order of `keys`.
   ///
+  /// - Parameter keys: The flush's rows, each once (a writer's batch coalesces its changes by
+  ///   id); ``committed(_:flushed:dropped:)`` then names the same ones.
   /// - Complexity: O(*c*), the keys.
   @inlinable
   public func bases(_ keys: [Key]) -> FlushBases {
